@@ -1,0 +1,244 @@
+"""Command line interface (click), thin over the Python API in ``sqlanon.api``.
+
+Exit codes: 0 success, 2 invalid config or input, 3 no feasible node within the limits, 1 unexpected error.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import click
+
+from . import __version__
+from .errors import ConfigError, SqlanonError
+
+
+def _emit_error(exc: BaseException, as_json: bool) -> int:
+    code = exc.exit_code if isinstance(exc, SqlanonError) else 1
+    message = str(exc) if isinstance(exc, SqlanonError) else f"unexpected error: {type(exc).__name__}: {exc}"
+    kind = {2: "invalid_input", 3: "no_solution"}.get(code, "error")
+    if as_json:
+        click.echo(json.dumps({"status": kind, "error": message, "exit_code": code}))
+    click.echo(f"sqlanon: error: {message}", err=True)
+    return code
+
+
+def _run(as_json: bool, action: Callable[[], Any]) -> None:
+    try:
+        action()
+    except KeyboardInterrupt:
+        click.echo("sqlanon: interrupted; nothing was written", err=True)
+        sys.exit(130)
+    except SqlanonError as exc:
+        sys.exit(_emit_error(exc, as_json))
+    except Exception as exc:  # unexpected: still no traceback, but say it is a bug
+        sys.exit(_emit_error(exc, as_json))
+
+
+def _progress(enabled: bool):
+    if not enabled or not sys.stderr.isatty():
+        return None
+
+    def show(evaluated: int, size: int, best: float | None, elapsed: float) -> None:
+        best_text = "-" if best is None else f"{best:.6g}"
+        click.echo(f"\r  nodes evaluated {evaluated}/{size}  best {best_text}  {elapsed:.1f}s ", err=True, nl=False)
+
+    return show
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="sqlanon")
+def main() -> None:
+    """Optimal k-anonymity computed inside DuckDB and PostgreSQL.
+
+    \b
+    Start here:
+      sqlanon demo                              build a synthetic table and anonymize it
+      sqlanon validate configs/patients.yaml    check a config and its hierarchies
+      sqlanon anonymize configs/patients.yaml   search, write, verify
+    """
+
+
+@main.command()
+@click.argument("config", type=click.Path(path_type=Path))
+@click.option("--db", "db", metavar="URL", help="Database URL; overrides source.url.")
+@click.option("--dry-run", is_flag=True, help="Search and report without writing the output table.")
+@click.option("--json", "as_json", is_flag=True, help="Print exactly one JSON object on stdout.")
+@click.option("--quiet", is_flag=True, help="No progress display.")
+def anonymize(config: Path, db: str | None, dry_run: bool, as_json: bool, quiet: bool) -> None:
+    """Find the optimal generalization, write the output table atomically and verify it.
+
+    \b
+    Examples:
+      sqlanon anonymize configs/patients.yaml
+      sqlanon anonymize adult.yaml --db postgresql+psycopg://me@db/warehouse --json
+      sqlanon anonymize adult.yaml --dry-run
+    """
+    from .api import anonymize as run
+
+    def action() -> None:
+        result = run(config, db=db, dry_run=dry_run, progress=_progress(not (as_json or quiet)))
+        if sys.stderr.isatty() and not (as_json or quiet):
+            click.echo("", err=True)
+        if as_json:
+            click.echo(json.dumps(result.to_dict()))
+        else:
+            click.echo(_summary(result))
+        if not dry_run and not result.verified:
+            sys.exit(1)
+
+    _run(as_json, action)
+
+
+def _summary(result: Any) -> str:
+    lines = [
+        f"{'dry run' if result.dry_run else 'anonymized'} {result.source_table} ({result.rows} rows) "
+        f"in {result.seconds:.2f}s on {result.database}",
+        f"  k={result.k}, suppression limit {result.suppression_limit} records, "
+        f"NULL handling {result.null_handling}, strategy {result.strategy}, metric {result.metric}",
+        "  transformation: " + ", ".join(f"{a}={lvl}/{result.hierarchy_heights[a] - 1}"
+                                         for a, lvl in result.transformation.items()),
+        f"  suppressed rows: {result.suppressed_rows} ({result.suppressed_rows_mode})"
+        + (f"; removed for NULL (basic match): {result.removed_for_null}" if result.removed_for_null else ""),
+        "  metrics: " + ", ".join(f"{k}={v:.6g}" for k, v in result.metrics.items()),
+        f"  nodes evaluated: {result.nodes_evaluated} of {result.lattice_size} ({result.statements} SQL statements)",
+    ]
+    if not result.dry_run:
+        v = result.verification
+        lines.append(
+            f"  output: {result.output_table} ({result.output_rows} rows) - "
+            + ("verified: smallest class " + str(v["smallest_class"]) + f" >= k={result.k}, "
+               f"{v['suppressed_rows']} suppressed <= {result.suppression_limit}"
+               if result.verified else "VERIFICATION FAILED: " + v["reason"])
+        )
+    return "\n".join(lines)
+
+
+@main.command()
+@click.option("--db", "db", metavar="URL", required=True, help="Database URL.")
+@click.option("--table", required=True, help="Table to measure (schema.table allowed).")
+@click.option("--qi", required=True, help="Comma-separated quasi-identifier columns.")
+@click.option("--k", "k", type=int, help="Report classes and records below this k.")
+@click.option("--json", "as_json", is_flag=True, help="Print exactly one JSON object on stdout.")
+def check(db: str, table: str, qi: str, k: int | None, as_json: bool) -> None:
+    """Measure k-anonymity of an existing table (NULL is a value of its own).
+
+    Exit code 0 when the table is k-anonymous (or no --k is given), 3 when it is not.
+
+    \b
+    Example:
+      sqlanon check --db duckdb:///sqlanon-demo.duckdb --table patients_k5 --qi age,zip,sex,admitted --k 5
+    """
+    from .api import check as run
+
+    def action() -> None:
+        result = run(db, table, [q.strip() for q in qi.split(",") if q.strip()], k)
+        if as_json:
+            click.echo(json.dumps(result.to_dict()))
+        else:
+            click.echo(f"{result.table}: {result.rows} rows, {result.classes} equivalence classes over "
+                       f"{', '.join(result.quasi_identifiers)}")
+            click.echo(f"  smallest class {result.smallest_class}, largest {result.largest_class}, "
+                       f"rows with a NULL quasi-identifier {result.rows_with_null}")
+            if k is not None:
+                click.echo(f"  k={k}: {result.classes_below_k} classes / {result.records_below_k} records below k "
+                           f"-> {'k-anonymous' if result.k_anonymous else 'NOT k-anonymous'}")
+        if k is not None and not result.k_anonymous:
+            sys.exit(3)
+
+    _run(as_json, action)
+
+
+@main.command()
+@click.argument("config", type=click.Path(path_type=Path))
+@click.option("--db", "db", metavar="URL", help="Database URL; overrides source.url.")
+@click.option("--json", "as_json", is_flag=True, help="Print exactly one JSON object on stdout.")
+def validate(config: Path, db: str | None, as_json: bool) -> None:
+    """Validate a config and its hierarchies against the data, without searching.
+
+    \b
+    Example:
+      sqlanon validate configs/patients.yaml
+    """
+    from .api import validate as run
+
+    def action() -> None:
+        info = run(config, db=db)
+        if as_json:
+            click.echo(json.dumps(info))
+        else:
+            click.echo(f"{config}: valid. {info['rows']} rows in {info['source_table']}, "
+                       f"{info['distinct_combinations']} distinct quasi-identifier combinations, "
+                       f"lattice of {info['lattice_size']} nodes (heights "
+                       + ", ".join(f"{a}={h}" for a, h in info["hierarchy_heights"].items()) + ")")
+
+    _run(as_json, action)
+
+
+def _parse_node(text: str | None) -> dict[str, int] | None:
+    if not text:
+        return None
+    node: dict[str, int] = {}
+    for part in text.split(","):
+        name, sep, level = part.partition("=")
+        if not sep or not level.strip().isdigit():
+            raise ConfigError(f"--node: expected attribute=level pairs like age=2,sex=1 (got {part!r})")
+        node[name.strip()] = int(level)
+    return node
+
+
+@main.command()
+@click.argument("config", type=click.Path(path_type=Path))
+@click.option("--node", "node", metavar="A=L,...", help="Levels per quasi-identifier (default: all 0).")
+@click.option("--db", "db", metavar="URL", help="Database URL; overrides source.url.")
+def explain(config: Path, node: str | None, db: str | None) -> None:
+    """Print the SQL that evaluates one lattice node.
+
+    \b
+    Example:
+      sqlanon explain configs/patients.yaml --node age=2,zip=1
+    """
+    from .api import explain as run
+
+    _run(False, lambda: click.echo(run(config, node=_parse_node(node), db=db)))
+
+
+@main.command()
+@click.option("--path", "path", type=click.Path(path_type=Path), default=Path("sqlanon-demo.duckdb"),
+              show_default=True, help="DuckDB file to create (replaced if it exists).")
+@click.option("--rows", type=click.IntRange(min=10), default=20_000, show_default=True, help="Rows to generate.")
+@click.option("--k", "k", type=click.IntRange(min=1), default=5, show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="Print exactly one JSON object on stdout.")
+def demo(path: Path, rows: int, k: int, as_json: bool) -> None:
+    """Build synthetic patient microdata with NULLs in a DuckDB file and anonymize it.
+
+    \b
+    Example:
+      sqlanon demo --path /tmp/demo.duckdb --rows 50000 --k 10
+    """
+    from .demo import run_demo
+
+    def action() -> None:
+        result, config_path, sample = run_demo(path, rows=rows, k=k)
+        if as_json:
+            click.echo(json.dumps({**result.to_dict(), "config": str(config_path)}))
+            return
+        click.echo(f"created table patients ({rows} rows with NULLs) in {path}")
+        click.echo(_summary(result))
+        click.echo("\nfirst rows of patients_k5 (random order):")
+        widths = [max(len(str(r[i])) for r in sample) for i in range(len(sample[0]))]
+        for row in sample:
+            click.echo("  " + "  ".join(str(v).ljust(w) for v, w in zip(row, widths, strict=True)))
+        click.echo(f"\nconfig written to {config_path}; re-run with: sqlanon anonymize {config_path}")
+        click.echo(f"check it: sqlanon check --db duckdb:///{path} --table patients_k5 "
+                   f"--qi age,zip,sex,admitted --k {k}")
+
+    _run(as_json, action)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

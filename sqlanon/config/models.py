@@ -1,0 +1,201 @@
+"""Pydantic models of an anonymization config (see ``configs/`` for runnable examples)."""
+
+from __future__ import annotations
+
+from enum import Enum
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, field_validator, model_validator
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Role(str, Enum):
+    """Attribute roles (ANON: k-attribute, l-attribute, dontcare, ignore; plus direct identifiers)."""
+
+    QUASI_IDENTIFIER = "quasi_identifier"
+    SENSITIVE = "sensitive"
+    INSENSITIVE = "insensitive"
+    IDENTIFIER = "identifier"
+    IGNORE = "ignore"
+
+
+class IntervalsSpec(_Strict):
+    """Numeric intervals: each level groups values into ``[lo, lo + width)``; the top is ``*``."""
+
+    widths: list[int] = Field(min_length=1)
+
+    @field_validator("widths")
+    @classmethod
+    def _nested(cls, widths: list[int]) -> list[int]:
+        for a, b in zip(widths, widths[1:], strict=False):
+            if a <= 0 or b % a != 0:
+                raise ValueError(f"each width must be positive and a multiple of the previous one (got {widths})")
+        if widths[0] <= 0:
+            raise ValueError(f"widths must be positive (got {widths})")
+        return widths
+
+
+class MaskSpec(_Strict):
+    """Right-to-left masking of fixed-length codes: 13053 -> 1305* -> 130** -> ... -> *****."""
+
+    length: int = Field(ge=1, le=64)
+    char: str = Field(default="*", min_length=1, max_length=1)
+
+
+DateLevel = Literal["month", "year", "decade"]
+
+
+class DatesSpec(_Strict):
+    """Dates: day -> month (YYYY-MM) -> year (YYYY) -> decade (1990s) -> *."""
+
+    levels: list[DateLevel] = Field(default_factory=lambda: ["month", "year", "decade"], min_length=1)
+
+    @field_validator("levels")
+    @classmethod
+    def _ordered(cls, levels: list[str]) -> list[str]:
+        order = ["month", "year", "decade"]
+        idx = [order.index(level) for level in levels]
+        if idx != sorted(set(idx)):
+            raise ValueError(f"levels must be a subsequence of month, year, decade (got {levels})")
+        return levels
+
+
+class HierarchyConfig(_Strict):
+    """Exactly one source: ``csv``, ``inline``, ``table``, ``intervals``, ``mask`` or ``dates``."""
+
+    csv: Path | None = None
+    delimiter: str = Field(default=";", min_length=1, max_length=1)
+    null_value: str | None = Field(
+        default=None, description="CSV leaf text that stands for NULL (an explicit NULL mapping)"
+    )
+    inline: dict[Any, list[Any]] | None = None
+    table: str | None = None
+    intervals: IntervalsSpec | None = None
+    mask: MaskSpec | None = None
+    dates: DatesSpec | None = None
+    loss: list[float] | None = Field(
+        default=None, description="information loss per level for WIL (default level / (height - 1))"
+    )
+
+    @model_validator(mode="after")
+    def _exactly_one(self) -> HierarchyConfig:
+        given = [k for k in ("csv", "inline", "table", "intervals", "mask", "dates") if getattr(self, k) is not None]
+        if len(given) != 1:
+            raise ValueError(
+                "give exactly one of csv, inline, table, intervals, mask, dates"
+                + (f" (got {', '.join(given)})" if given else "")
+            )
+        if self.loss is not None:
+            if any(not 0 <= x <= 1 for x in self.loss) or self.loss != sorted(self.loss):
+                raise ValueError(f"loss must be non-decreasing values in [0, 1] (got {self.loss})")
+        return self
+
+    @property
+    def kind(self) -> str:
+        return next(k for k in ("csv", "inline", "table", "intervals", "mask", "dates") if getattr(self, k) is not None)
+
+
+class AttributeConfig(_Strict):
+    role: Role
+    hierarchy: HierarchyConfig | None = None
+    priority: float = Field(default=1.0, ge=0)
+    max_level: int | None = Field(default=None, ge=0)
+
+    @model_validator(mode="after")
+    def _hierarchy_for_qi(self) -> AttributeConfig:
+        if self.role is Role.QUASI_IDENTIFIER and self.hierarchy is None:
+            raise ValueError("a quasi_identifier needs a hierarchy")
+        if self.role is not Role.QUASI_IDENTIFIER and (self.hierarchy is not None or self.max_level is not None):
+            raise ValueError(f"hierarchy and max_level apply to quasi_identifier only (role is {self.role.value})")
+        return self
+
+
+class SourceConfig(_Strict):
+    url: str | None = None
+    table: str | None = None
+    csv: Path | None = None
+    delimiter: str | None = Field(default=None, min_length=1, max_length=1)
+
+    @model_validator(mode="after")
+    def _table_or_csv(self) -> SourceConfig:
+        if (self.table is None) == (self.csv is None):
+            raise ValueError("give either table (with url) or csv")
+        if self.csv is not None and self.url is not None and not self.url.startswith("duckdb"):
+            raise ValueError("a csv source is read by DuckDB; url must be a duckdb:// URL")
+        if self.delimiter is not None and self.csv is None:
+            raise ValueError("delimiter applies to a csv source only")
+        return self
+
+
+class OutputConfig(_Strict):
+    table: str
+    if_exists: Literal["fail", "replace"] = "fail"
+    suppressed_rows: Literal["remove", "mask"] = "remove"
+    seed: float | None = Field(default=None, ge=-1, le=1, description="seed for the random row order")
+    csv: Path | None = Field(default=None, description="also export the anonymized table to this CSV file")
+
+
+class PrivacyConfig(_Strict):
+    k: StrictInt = Field(ge=1)
+    suppression_limit: float | StrictInt = 0.0
+    null_handling: Literal["extended", "basic"] = "extended"
+
+    @field_validator("suppression_limit")
+    @classmethod
+    def _limit(cls, value: float | int) -> float | int:
+        if isinstance(value, bool):
+            raise ValueError("must be a number")
+        if isinstance(value, int):
+            if value < 0:
+                raise ValueError(f"an absolute count must be >= 0 (got {value})")
+        elif not 0.0 <= value <= 1.0:
+            raise ValueError(f"a fraction must lie in [0, 1] (got {value}); write an integer for a count")
+        return value
+
+    def max_suppressed(self, n: int) -> int:
+        """floor(limit * n) for a fraction, the count itself for an integer (SEMANTICS.md).
+
+        >>> PrivacyConfig(k=2, suppression_limit=0.05).max_suppressed(30162)
+        1508
+        >>> PrivacyConfig(k=2, suppression_limit=10).max_suppressed(30162)
+        10
+        """
+        if isinstance(self.suppression_limit, int):
+            return self.suppression_limit
+        from fractions import Fraction
+
+        return int(Fraction(str(self.suppression_limit)) * n)
+
+
+class SearchConfig(_Strict):
+    strategy: Literal["flash", "best_first", "exhaustive"] = "flash"
+    metric: Literal["loss", "dm_star", "wil", "precision", "height", "aecs"] = "loss"
+    max_exhaustive_nodes: int = Field(default=100_000, ge=1)
+    force: bool = False
+
+
+class AnonymizeConfig(_Strict):
+    source: SourceConfig
+    output: OutputConfig
+    attributes: dict[str, AttributeConfig] = Field(min_length=1)
+    privacy: PrivacyConfig
+    search: SearchConfig = SearchConfig()
+    #: Folder of the config file: relative paths in the config are resolved against it.
+    base_dir: Path = Field(default=Path("."), exclude=True)
+
+    @model_validator(mode="after")
+    def _has_qi(self) -> AnonymizeConfig:
+        if not any(a.role is Role.QUASI_IDENTIFIER for a in self.attributes.values()):
+            raise ValueError("at least one attribute must have role quasi_identifier")
+        return self
+
+    def resolve(self, path: Path) -> Path:
+        return path if path.is_absolute() else (self.base_dir / path)
+
+    @property
+    def quasi_identifiers(self) -> list[str]:
+        return [n for n, a in self.attributes.items() if a.role is Role.QUASI_IDENTIFIER]

@@ -1,0 +1,21 @@
+"""k-anonymity (Samarati and Sweeney 1998; Sweeney 2002): every equivalence class has at least k records.
+
+Records of smaller classes are suppressed (SEMANTICS.md). With a suppression limit the model stays
+monotone: merging classes never shrinks a class, so a generalization never suppresses more records.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .base import PrivacyCriterion
+
+
+@dataclass(frozen=True)
+class KAnonymity(PrivacyCriterion):
+    k: int
+    name = "k_anonymity"
+    requirements = frozenset({"class_size"})
+
+    def is_monotonic_with_generalization(self) -> bool:
+        return True

@@ -1,0 +1,139 @@
+"""The adapter seam between sqlanon and a database engine.
+
+Engine differences are data: capability flags on the adapter class and override templates in
+``sql/<engine>/`` (same relative path as in ``sql/common/``). Modelled after SQLMesh's engine adapters.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any, ClassVar
+
+from ..errors import EngineError
+from ..templates import render_template
+
+_MARKER = re.compile("\x00(\\d+)\x00")
+
+
+class EngineAdapter:
+    """A DB-API connection plus everything engine-specific sqlanon needs."""
+
+    #: Name used for template overrides (``sql/<name>/``) and golden SQL snapshots.
+    name: ClassVar[str] = "base"
+    #: CREATE/ALTER/DROP TABLE take part in transactions (atomic write-back relies on it).
+    SUPPORTS_TRANSACTIONAL_DDL: ClassVar[bool] = True
+    #: Session-private temporary tables exist and vanish when the connection ends.
+    SUPPORTS_TEMPORARY_TABLES: ClassVar[bool] = True
+    #: The engine can read a CSV file on the client's disk itself (``source.csv``).
+    SUPPORTS_CSV_SOURCE: ClassVar[bool] = False
+    #: Placeholder the DB-API driver expects for one positional bind parameter.
+    PLACEHOLDER: ClassVar[str] = "?"
+
+    def __init__(self, url: str, display_url: str) -> None:
+        self.url = url
+        self.display_url = display_url
+        self.statements = 0
+        self.seconds_in_sql = 0.0
+        self._in_transaction = False
+
+    # -- connection -------------------------------------------------------------------------------
+    def connect(self) -> None:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def close(self) -> None:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    # -- quoting and rendering -----------------------------------------------------------------------
+    @staticmethod
+    def quote_identifier(name: str) -> str:
+        """Quote one identifier (standard SQL double quotes; embedded quotes doubled).
+
+        >>> EngineAdapter.quote_identifier('a "b";c')
+        '"a ""b"";c"'
+        """
+        if "\x00" in name:
+            raise EngineError("identifiers must not contain NUL characters")
+        return '"' + name.replace('"', '""') + '"'
+
+    def quote_qualified(self, parts: Sequence[str]) -> str:
+        return ".".join(self.quote_identifier(p) for p in parts)
+
+    def render(self, template: str, **context: Any) -> tuple[str, list[Any]]:
+        """Render ``sql/.../template`` for this engine and return (sql, bind parameters)."""
+        text, values = render_template(self, template, context)
+        params: list[Any] = []
+
+        def substitute(match: re.Match[str]) -> str:
+            params.append(values[int(match.group(1))])
+            return self.PLACEHOLDER
+
+        return self._finalize_sql(_MARKER.sub(substitute, self._escape_sql(text))), params
+
+    def _escape_sql(self, text: str) -> str:
+        """Escape characters the driver would treat specially (psycopg: ``%``)."""
+        return text
+
+    def _finalize_sql(self, text: str) -> str:
+        return text
+
+    # -- execution -------------------------------------------------------------------------------
+    def run(self, template: str, **context: Any) -> list[tuple[Any, ...]]:
+        """Render a template and execute it; return all rows (empty for statements)."""
+        sql, params = self.render(template, **context)
+        return self.execute(sql, params)
+
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        start = time.perf_counter()
+        self.statements += 1
+        try:
+            return self._execute(sql, params)
+        finally:
+            self.seconds_in_sql += time.perf_counter() - start
+
+    def _execute(self, sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:  # pragma: no cover
+        raise NotImplementedError
+
+    def bulk_insert(self, table: str, columns: int, rows: Sequence[Sequence[Any]]) -> None:
+        """Insert many rows of configuration data (hierarchies) into ``table`` (already quoted)."""
+        chunk = max(1, 2000 // max(columns, 1))
+        for start in range(0, len(rows), chunk):
+            part = rows[start : start + chunk]
+            one = "(" + ", ".join([self.PLACEHOLDER] * columns) + ")"
+            sql = f"INSERT INTO {table} VALUES " + ", ".join([one] * len(part))
+            self.execute(sql, [v for row in part for v in row])
+
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        """Run the block in one transaction; roll back on any exception, KeyboardInterrupt included."""
+        self.execute("BEGIN")
+        self._in_transaction = True
+        try:
+            yield
+        except BaseException:
+            self._in_transaction = False
+            try:
+                self.execute("ROLLBACK")
+            except Exception:  # the connection may be gone; the server rolls back on disconnect
+                pass
+            raise
+        self._in_transaction = False
+        self.execute("COMMIT")
+
+    # -- catalog -------------------------------------------------------------------------------
+    def column_names(self, table: Sequence[str]) -> list[str]:
+        """Column names of a table, in order (``SELECT * ... LIMIT 0`` respects the search path)."""
+        raise NotImplementedError  # pragma: no cover
+
+    def table_exists(self, table: Sequence[str]) -> bool:
+        try:
+            self.column_names(table)
+        except EngineError:
+            return False
+        return True
+
+    def set_random_seed(self, seed: float) -> None:
+        """Seed ``random()`` for this session (value in [-1, 1])."""
+        self.execute("SELECT setseed(" + self.PLACEHOLDER + ")", [seed])

@@ -1,0 +1,74 @@
+"""PostgreSQL through psycopg 3, the first server engine."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from ..errors import EngineError, InputError
+from .base import EngineAdapter
+
+
+class PostgresAdapter(EngineAdapter):
+    name = "postgres"
+    PLACEHOLDER = "%s"
+
+    def __init__(self, conninfo: str, display_url: str) -> None:
+        super().__init__(conninfo, display_url)
+        self._con: Any = None
+
+    def connect(self) -> None:
+        import psycopg
+
+        try:
+            # autocommit: temporary tables live for the session; write-back uses explicit BEGIN/COMMIT.
+            self._con = psycopg.connect(self.url, autocommit=True, connect_timeout=10)
+        except psycopg.Error as exc:
+            raise EngineError(f"cannot connect to {self.display_url}: {self._scrub(exc)}") from None
+
+    def close(self) -> None:
+        if self._con is not None:
+            self._con.close()
+            self._con = None
+
+    def _scrub(self, exc: BaseException) -> str:
+        from sqlalchemy.engine import make_url
+
+        text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        password = make_url(self.url.replace("postgresql://", "postgresql+psycopg://", 1)).password
+        return text.replace(password, "***") if password else text
+
+    def _escape_sql(self, text: str) -> str:
+        # psycopg parses %-placeholders whenever parameters are passed; identifiers may contain '%'.
+        return text.replace("%", "%%")
+
+    def _execute(self, sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
+        import psycopg
+
+        try:
+            cur = self._con.execute(sql, list(params)) if params else self._con.execute(sql.replace("%%", "%"))
+            return cur.fetchall() if cur.description else []
+        except (psycopg.errors.UndefinedTable, psycopg.errors.UndefinedColumn,
+                psycopg.errors.InvalidSchemaName) as exc:
+            raise InputError(f"{self.display_url}: {self._scrub(exc)}") from None
+        except psycopg.errors.QueryCanceled:
+            raise KeyboardInterrupt from None
+        except psycopg.Error as exc:
+            raise EngineError(f"PostgreSQL error on {self.display_url}: {self._scrub(exc)}") from None
+
+    def bulk_insert(self, table: str, columns: int, rows: Sequence[Sequence[Any]]) -> None:
+        if not rows:
+            return
+        self.statements += 1
+        with self._con.cursor() as cur, cur.copy(f"COPY {table} FROM STDIN") as copy:
+            for row in rows:
+                copy.write_row(row)
+
+    def column_names(self, table: Sequence[str]) -> list[str]:
+        import psycopg
+
+        try:
+            cur = self._con.execute(f"SELECT * FROM {self.quote_qualified(table)} LIMIT 0".replace("%", "%%"), [])
+        except psycopg.Error as exc:
+            raise EngineError(self._scrub(exc)) from None
+        return [d.name for d in cur.description]

@@ -1,0 +1,6 @@
+"""Node evaluation: lattice node -> SQL over the frequency set -> class statistics."""
+
+from .evaluator import NodeEvaluator, NodeStats
+from .frequency_set import FrequencySet
+
+__all__ = ["FrequencySet", "NodeEvaluator", "NodeStats"]

@@ -1,0 +1,75 @@
+"""Evaluating lattice nodes in SQL; Python keeps only the per-node summary (NodeStats)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..engines.base import EngineAdapter
+from ..lattice import Node
+from .frequency_set import FrequencySet
+
+
+@dataclass(frozen=True)
+class NodeStats:
+    """Summary of one node's equivalence classes (before and after suppression)."""
+
+    node: Node
+    classes: int
+    suppressed_records: int
+    suppressed_classes: int
+    dm_star: int
+    #: Per QI: sum of Loss weights over suppressed records (None when not requested).
+    suppressed_weights: tuple[int, ...] | None
+
+
+class NodeEvaluator:
+    """Renders ``evaluate_node.sql.j2`` for a node, runs it, and caches the summary."""
+
+    def __init__(self, adapter: EngineAdapter, fset: FrequencySet, k: int, loss_weights: bool) -> None:
+        self.adapter = adapter
+        self.fset = fset
+        self.k = k
+        self.loss_weights = loss_weights
+        self.cache: dict[Node, NodeStats] = {}
+        self.evaluated = 0
+
+    def sql(self, node: Node, loss_weights: bool | None = None) -> tuple[str, list[object]]:
+        return self.adapter.render(
+            "evaluate_node.sql.j2",
+            table=self.fset.table,
+            levels=list(node),
+            k=self.k,
+            loss_weights=self.loss_weights if loss_weights is None else loss_weights,
+        )
+
+    def evaluate(self, node: Node, for_metric: bool = True) -> NodeStats:
+        """Class statistics of a node. A pure feasibility check (``for_metric=False``) skips the Loss
+        weight sums, which roughly halve the query's speed; they are fetched when a value is needed."""
+        cached = self.cache.get(node)
+        weights = self.loss_weights and for_metric
+        if cached is not None and (cached.suppressed_weights is not None or not weights):
+            return cached
+        if cached is None:
+            self.evaluated += 1
+        stats = self._run(node, weights)
+        self.cache[node] = stats
+        return stats
+
+    def evaluate_full(self, node: Node) -> NodeStats:
+        """All aggregates for the chosen node (the report gives every metric)."""
+        cached = self.cache.get(node)
+        if cached is not None and cached.suppressed_weights is not None:
+            return cached
+        return self._run(node, True)
+
+    def _run(self, node: Node, weights: bool) -> NodeStats:
+        sql, params = self.sql(node, loss_weights=weights)
+        row = self.adapter.execute(sql, params)[0]
+        return NodeStats(
+            node=node,
+            classes=int(row[0]),
+            suppressed_records=int(row[1]),
+            suppressed_classes=int(row[2]),
+            dm_star=int(row[3] or 0),
+            suppressed_weights=tuple(int(v) for v in row[4:]) if weights else None,
+        )

@@ -1,0 +1,48 @@
+"""The frequency set: the source aggregated once into distinct quasi-identifier combinations.
+
+It carries the integer code and the Loss weight of every level of every hierarchy, so that a lattice
+node is evaluated by a single GROUP BY over this (small) table instead of the raw source.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ..engines.base import EngineAdapter
+from ..hierarchy import LoadedHierarchy
+
+
+@dataclass(frozen=True)
+class FrequencySet:
+    table: str
+    #: Records considered (after removing rows with NULLs under basic match).
+    records: int
+    #: Distinct quasi-identifier combinations (rows of the frequency set).
+    distinct: int
+    #: weight_sums[i][j]: sum over all records of the Loss weight (c - 1) of QI i at level j.
+    weight_sums: tuple[tuple[int, ...], ...]
+    #: distinct_codes[i][j]: number of distinct values of QI i at level j in the data.
+    distinct_codes: tuple[tuple[int, ...], ...]
+
+    @classmethod
+    def build(
+        cls,
+        adapter: EngineAdapter,
+        *,
+        table: str,
+        source: Sequence[str],
+        hierarchies: Sequence[LoadedHierarchy],
+        basic: bool,
+    ) -> FrequencySet:
+        qis = [{"column": h.attribute, "coded": h.coded_table, "height": h.height} for h in hierarchies]
+        adapter.run("build_frequency_set.sql.j2", table=table, source=tuple(source), qis=qis, basic=basic)
+        heights = [h.height for h in hierarchies]
+        row = adapter.run("summarize_frequency_set.sql.j2", table=table, heights=heights)[0]
+        records, distinct = int(row[0] or 0), int(row[1])
+        sums, counts, pos = [], [], 2
+        for h in heights:
+            sums.append(tuple(int(row[pos + 2 * j] or 0) for j in range(h)))
+            counts.append(tuple(int(row[pos + 2 * j + 1]) for j in range(h)))
+            pos += 2 * h
+        return cls(table, records, distinct, tuple(sums), tuple(counts))

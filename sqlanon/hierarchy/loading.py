@@ -1,0 +1,166 @@
+"""Loading a hierarchy into the target database as a lookup table, validating it, and encoding it."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ..config.models import HierarchyConfig
+from ..engines.base import EngineAdapter
+from ..errors import ConfigError, InputError
+from ..identifiers import parse_qualified_name
+from .sources import inline_rows, read_csv_hierarchy
+
+PROBLEM_LIMIT = 20
+
+
+@dataclass(frozen=True)
+class LoadedHierarchy:
+    """A hierarchy that lives in the database as a raw and an integer-coded lookup table."""
+
+    attribute: str
+    raw_table: str
+    coded_table: str
+    height: int
+    #: Non-NULL hierarchy rows as written (N of the Loss metric; duplicates counted).
+    leaves: int
+    #: Declared information loss per level for WIL (None: level / (height - 1)).
+    loss: tuple[float, ...] | None
+
+
+def load_hierarchy(
+    adapter: EngineAdapter,
+    config: HierarchyConfig,
+    *,
+    attribute: str,
+    source: Sequence[str],
+    resolve,
+    prefix: str,
+    index: int,
+    created: list[str],
+) -> LoadedHierarchy:
+    """Create, fill, validate and encode the lookup tables of one quasi-identifier.
+
+    ``created`` receives every temporary table name so the caller can always drop them.
+    """
+    where = f"attributes.{attribute}.hierarchy"
+    raw, coded = f"{prefix}h{index}", f"{prefix}c{index}"
+    kind = config.kind
+    rows: list[list[str | None]] | None = None
+    context = {"lookup": raw, "source": tuple(source), "column": attribute}
+    if kind == "csv":
+        assert config.csv is not None
+        rows = read_csv_hierarchy(resolve(config.csv), config.delimiter, config.null_value, where)
+        height = len(rows[0]) - 1
+    elif kind == "inline":
+        assert config.inline is not None
+        if not config.inline:
+            raise ConfigError(f"{where}.inline: the mapping is empty")
+        rows = inline_rows(config.inline, where)
+        height = len(rows[0]) - 1
+    elif kind == "table":
+        assert config.table is not None
+        table = parse_qualified_name(config.table)
+        try:
+            columns = adapter.column_names(table)
+        except Exception:
+            raise ConfigError(f"{where}.table: hierarchy table not found (value: {config.table!r})") from None
+        height = len(columns)
+        context.update(source=table, columns=columns)
+    elif kind == "intervals":
+        assert config.intervals is not None
+        height = len(config.intervals.widths) + 2
+        context.update(widths=config.intervals.widths)
+    elif kind == "mask":
+        assert config.mask is not None
+        height = config.mask.length + 1
+        context.update(length=config.mask.length, char=config.mask.char)
+    else:
+        assert config.dates is not None
+        height = len(config.dates.levels) + 2
+        context.update(levels=config.dates.levels)
+
+    if config.loss is not None and len(config.loss) != height:
+        raise ConfigError(f"{where}.loss: {len(config.loss)} values for a hierarchy of height {height}")
+
+    created.append(raw)
+    adapter.run("create_lookup_table.sql.j2", table=raw, height=height)
+    if rows is not None:
+        adapter.bulk_insert(adapter.quote_identifier(raw), height + 1, rows)
+    else:
+        template = {
+            "table": "copy_table_hierarchy.sql.j2",
+            "intervals": "build_interval_hierarchy.sql.j2",
+            "mask": "build_mask_hierarchy.sql.j2",
+            "dates": "build_date_hierarchy.sql.j2",
+        }[kind]
+        try:
+            adapter.run(template, **context)
+        except InputError:
+            raise
+        except Exception as exc:
+            raise InputError(f"{where}.{kind}: cannot build the hierarchy from column {attribute!r}: {exc}") from None
+
+    _validate(adapter, raw, source, attribute, height, where)
+    leaves, null_rows, top_labels, top_label = adapter.run("describe_hierarchy.sql.j2", lookup=raw, height=height)[0]
+    if leaves == 0:
+        raise InputError(f"{where}: the hierarchy has no values")
+    if null_rows > 1:
+        raise InputError(f"{where}: NULL is mapped more than once")
+    if null_rows == 0:
+        if top_labels != 1:
+            raise InputError(
+                f"{where}: the top level has {top_labels} different values; extended match needs a single top "
+                f"value to generalize NULL to, or an explicit NULL mapping"
+            )
+        adapter.run("add_null_row.sql.j2", lookup=raw, height=height, top_label=top_label)
+    created.append(coded)
+    adapter.run("encode_hierarchy.sql.j2", lookup=raw, coded=coded, height=height)
+    return LoadedHierarchy(
+        attribute=attribute,
+        raw_table=raw,
+        coded_table=coded,
+        height=height,
+        leaves=int(leaves),
+        loss=tuple(config.loss) if config.loss is not None else None,
+    )
+
+
+def _validate(
+    adapter: EngineAdapter, raw: str, source: Sequence[str], attribute: str, height: int, where: str
+) -> None:
+    problems = adapter.run(
+        "validate_hierarchy.sql.j2",
+        lookup=raw,
+        source=tuple(source),
+        column=attribute,
+        height=height,
+        limit=PROBLEM_LIMIT,
+    )
+    if not problems:
+        return
+    by_kind: dict[str, list[tuple[object, object, int]]] = {}
+    for kind, value, detail, total in problems:
+        by_kind.setdefault(kind, []).append((value, detail, int(total)))
+    messages = []
+    if "missing" in by_kind:
+        items = by_kind["missing"]
+        listed = ", ".join(f"{v!r} ({n} rows)" for v, n, _ in items)
+        total = items[0][2]
+        more = f" (first {len(items)} of {total}, most frequent first)" if total > len(items) else ""
+        messages.append(f"{where}: {total} value(s) of column {attribute!r} missing from level 0{more}: {listed}")
+    if "ambiguous" in by_kind:
+        items = by_kind["ambiguous"]
+        listed = ", ".join(f"{v!r} (level {lvl})" for v, lvl, _ in items)
+        messages.append(f"{where}: {items[0][2]} value(s) map to more than one value at a level: {listed}")
+    if "inconsistent" in by_kind:
+        items = by_kind["inconsistent"]
+        listed = ", ".join(f"{v!r} (level {int(lvl) - 1} -> {lvl})" for v, lvl, _ in items)
+        messages.append(
+            f"{where}: inconsistent levels, {items[0][2]} label(s) have more than one parent at the next level: {listed}"
+        )
+    if "incomplete" in by_kind:
+        items = by_kind["incomplete"]
+        listed = ", ".join(f"{v!r} (level {lvl})" for v, lvl, _ in items)
+        messages.append(f"{where}: {items[0][2]} value(s) have no label at some level: {listed}")
+    raise InputError("\n".join(messages))

@@ -1,0 +1,67 @@
+"""Hierarchy rows from configuration: ARX-shaped CSV files and inline YAML mappings.
+
+These are configuration data (small), not microdata; they are read in Python and bulk-inserted into
+the target database. Builders (intervals, mask, dates) and table hierarchies never leave the database.
+"""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+from typing import Any
+
+from ..errors import ConfigError
+
+
+def read_csv_hierarchy(path: Path, delimiter: str, null_value: str | None, where: str) -> list[list[str | None]]:
+    """Rows ``value;level1;...;top`` (no header). Every row must have the same number of columns.
+
+    Returns rows ``[value, l0, l1, ...]`` with ``l0 == value``; an explicit NULL mapping has value None.
+    """
+    try:
+        with path.open(newline="", encoding="utf-8-sig") as fh:
+            raw = [row for row in csv.reader(fh, delimiter=delimiter) if row and any(cell for cell in row)]
+    except FileNotFoundError:
+        raise ConfigError(f"{where}.csv: hierarchy file not found (value: {str(path)!r})") from None
+    except (OSError, UnicodeDecodeError, csv.Error) as exc:
+        raise ConfigError(f"{where}.csv: cannot read hierarchy file {str(path)!r}: {exc}") from None
+    if not raw:
+        raise ConfigError(f"{where}.csv: hierarchy file {str(path)!r} is empty")
+    height = len(raw[0])
+    for lineno, row in enumerate(raw, start=1):
+        if len(row) != height:
+            raise ConfigError(
+                f"{where}.csv: {path.name} line {lineno}: {len(row)} columns, expected {height} "
+                f"(all rows of a hierarchy must have the same height)"
+            )
+    rows: list[list[str | None]] = []
+    for row in raw:
+        if null_value is not None and row[0] == null_value:
+            rows.append([None, None, *row[1:]])
+        else:
+            rows.append([row[0], *row])
+    return rows
+
+
+def inline_rows(mapping: dict[Any, list[Any]], where: str) -> list[list[str | None]]:
+    """Rows from ``{value: [level1, level2, ...]}``; a YAML ``null`` key maps NULL explicitly."""
+    heights = {len(levels) for levels in mapping.values()}
+    if len(heights) != 1:
+        raise ConfigError(f"{where}.inline: all values need the same number of levels (got {sorted(heights)})")
+    rows: list[list[str | None]] = []
+    for value, levels in mapping.items():
+        for level in levels:
+            if isinstance(level, dict | list) or level is None:
+                raise ConfigError(f"{where}.inline.{value}: levels must be plain values (got {level!r})")
+        labels = [_text(level) for level in levels]
+        if value is None:
+            rows.append([None, None, *labels])
+        else:
+            rows.append([_text(value), _text(value), *labels])
+    return rows
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)

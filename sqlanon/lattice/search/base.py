@@ -1,0 +1,108 @@
+"""What every search strategy shares: feasibility checks, the incumbent optimum, and pruning rules."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import ClassVar
+
+from ...evaluation.evaluator import NodeEvaluator, NodeStats
+from ...metrics.base import InformationLossMetric, MetricContext
+from ..lattice import Lattice, Node, tie_key
+from ..tagging import SolutionSpace
+
+#: Full ordering of candidate solutions: metric value, then lowest height, then lexicographic levels.
+SolutionKey = tuple[Fraction, int, Node]
+
+
+def solution_key(value: Fraction, node: Node) -> SolutionKey:
+    return (value, *tie_key(node))
+
+
+@dataclass
+class SearchResult:
+    node: Node | None
+    value: Fraction | None
+    nodes_evaluated: int
+    #: Nodes whose feasibility was decided (checked in SQL or tagged by inference).
+    nodes_tagged: int
+
+
+@dataclass
+class SearchProblem:
+    """One optimization problem: lattice, SQL evaluator, metric, and the privacy models' monotonicity."""
+
+    lattice: Lattice
+    evaluator: NodeEvaluator
+    metric: InformationLossMetric
+    ctx: MetricContext
+    monotone_criteria: bool
+    progress: Callable[[int, Fraction | None], None] | None = None
+    best: SolutionKey | None = None
+    space: SolutionSpace = field(init=False)
+    _bounds: dict[Node, Fraction] = field(init=False, default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.space = SolutionSpace(self.lattice, self.monotone_criteria)
+
+    def evaluate(self, node: Node, for_metric: bool = True) -> NodeStats:
+        stats = self.evaluator.evaluate(node, for_metric)
+        self.space.set(node, stats.suppressed_records <= self.ctx.max_suppressed)
+        if self.progress is not None:
+            self.progress(self.evaluator.evaluated, self.best[0] if self.best else None)
+        return stats
+
+    def is_feasible(self, node: Node) -> bool:
+        """Feasibility, from a predictive tag when there is one, else from SQL."""
+        tag = self.space.tag(node)
+        if tag is not None:
+            return tag
+        return self.evaluate(node, for_metric=False).suppressed_records <= self.ctx.max_suppressed
+
+    def bound(self, node: Node) -> Fraction:
+        """The metric's lower bound for this node and its generalizations (memoized)."""
+        value = self._bounds.get(node)
+        if value is None:
+            value = self._bounds[node] = self.metric.lower_bound(node, self.ctx)
+        return value
+
+    def bound_key(self, node: Node) -> SolutionKey:
+        return solution_key(self.bound(node), node)
+
+    def prunable(self, node: Node, bound: Fraction | None = None) -> bool:
+        """True when neither this node nor any generalization of it can beat the incumbent.
+
+        Valid because the bound holds for all generalizations and they have a larger tie key.
+        """
+        if self.best is None:
+            return False
+        b = self.bound(node) if bound is None else bound
+        return solution_key(b, node) >= self.best
+
+    def consider(self, node: Node) -> Fraction | None:
+        """Compute the metric of a node known or found to be feasible and update the incumbent."""
+        feasible = self.is_feasible(node)
+        if not feasible:
+            return None
+        value = self.metric.value_without_evaluation(node, self.ctx, True)
+        if value is None:
+            value = self.metric.value(node, self.evaluate(node), self.ctx)
+        key = solution_key(value, node)
+        if self.best is None or key < self.best:
+            self.best = key
+        return value
+
+    def result(self) -> SearchResult:
+        node = self.best[2] if self.best else None
+        value = self.best[0] if self.best else None
+        return SearchResult(node, value, self.evaluator.evaluated, len(self.space.tags))
+
+
+class SearchStrategy:
+    """Returns the feasible node with the least metric value (ties: lowest height, then levels)."""
+
+    name: ClassVar[str]
+
+    def search(self, problem: SearchProblem) -> SearchResult:  # pragma: no cover - abstract
+        raise NotImplementedError

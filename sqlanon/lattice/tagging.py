@@ -1,0 +1,34 @@
+"""Predictive tagging (ARX, seed 001): with a monotone privacy model, a generalization of a feasible
+node is feasible and a specialization of an infeasible node is infeasible."""
+
+from __future__ import annotations
+
+from .lattice import Lattice, Node
+
+
+class SolutionSpace:
+    """Feasibility tags of lattice nodes, propagated upward (feasible) and downward (infeasible)."""
+
+    def __init__(self, lattice: Lattice, monotone: bool) -> None:
+        self.lattice = lattice
+        self.monotone = monotone
+        self.tags: dict[Node, bool] = {}
+
+    def tag(self, node: Node) -> bool | None:
+        return self.tags.get(node)
+
+    def set(self, node: Node, feasible: bool) -> None:
+        if node in self.tags:
+            return
+        self.tags[node] = feasible
+        if not self.monotone:
+            return
+        step = self.lattice.successors if feasible else self.lattice.predecessors
+        stack = step(node)
+        while stack:
+            other = stack.pop()
+            if other in self.tags:
+                # Already tagged: its closure was propagated when it was tagged.
+                continue
+            self.tags[other] = feasible
+            stack.extend(step(other))

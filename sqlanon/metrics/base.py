@@ -1,0 +1,53 @@
+"""Interface of an information loss metric and the node-independent facts metrics use."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import ClassVar
+
+from ..evaluation.evaluator import NodeStats
+from ..lattice import Node
+
+
+@dataclass(frozen=True)
+class MetricContext:
+    """Everything a metric needs besides the node's own statistics."""
+
+    records: int
+    max_suppressed: int
+    k: int
+    heights: tuple[int, ...]
+    #: Hierarchy rows as written (non-NULL leaves), per QI (N of the Loss metric).
+    leaves: tuple[int, ...]
+    #: Sum over all records of the Loss weight per QI and level (see FrequencySet).
+    weight_sums: tuple[tuple[int, ...], ...]
+    distinct_codes: tuple[tuple[int, ...], ...]
+    distinct_rows: int
+    priorities: tuple[Fraction, ...]
+    #: Declared loss per level for WIL (None entries: level / (height - 1)).
+    level_loss: tuple[tuple[Fraction, ...] | None, ...]
+
+
+class InformationLossMetric:
+    """A utility metric to minimize; lower is better."""
+
+    name: ClassVar[str]
+    #: Never decreases along a generalization (DM*, WIL, precision, height).
+    monotone: ClassVar[bool]
+    #: The node query must return the per-QI weight sums of suppressed records.
+    needs_loss_weights: ClassVar[bool] = False
+
+    def value(self, node: Node, stats: NodeStats, ctx: MetricContext) -> Fraction:
+        raise NotImplementedError  # pragma: no cover
+
+    def lower_bound(self, node: Node, ctx: MetricContext) -> Fraction:
+        """A bound <= the value of this node and of every generalization of it (so it may prune them)."""
+        raise NotImplementedError  # pragma: no cover
+
+    def value_without_evaluation(self, node: Node, ctx: MetricContext, feasible: bool) -> Fraction | None:
+        """The exact value when it follows from the levels alone (then no SQL is needed)."""
+        return None
+
+    def display(self, value: Fraction, ctx: MetricContext) -> float:
+        return float(value)

@@ -1,0 +1,165 @@
+"""A connection to the target database plus the temporary tables one run creates.
+
+Every temporary table name is recorded the moment it is created and dropped on exit, whatever
+happened; they are session-private TEMPORARY tables, so a killed process leaves none behind either.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from .config import AnonymizeConfig, Role
+from .engines import EngineAdapter, adapter_for_url
+from .errors import ConfigError, InputError
+from .evaluation import FrequencySet
+from .hierarchy import LoadedHierarchy, load_hierarchy
+from .identifiers import display_name, parse_qualified_name
+from .lattice import Lattice
+from .metrics import MetricContext
+
+DEFAULT_URL = "duckdb:///:memory:"
+
+
+@dataclass(frozen=True)
+class PreparedData:
+    source: tuple[str, ...]
+    source_display: str
+    columns: list[str]
+    total_rows: int
+    removed_for_null: int
+    hierarchies: list[LoadedHierarchy]
+    fset: FrequencySet
+    lattice: Lattice
+    ctx: MetricContext
+
+
+class Session:
+    def __init__(self, config: AnonymizeConfig, db_url: str | None = None) -> None:
+        self.config = config
+        url = db_url or config.source.url or DEFAULT_URL
+        self.adapter: EngineAdapter = adapter_for_url(url, config.base_dir if db_url is None else Path.cwd())
+        self.prefix = f"sqlanon_{secrets.token_hex(4)}_"
+        self.temporary: list[str] = []
+
+    def __enter__(self) -> Session:
+        self.adapter.connect()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        try:
+            for table in reversed(self.temporary):
+                try:
+                    self.adapter.run("drop_table.sql.j2", table=(table,))
+                except Exception:  # the connection may be gone; temporary tables die with it
+                    break
+        finally:
+            self.adapter.close()
+
+    # -- source ---------------------------------------------------------------------------------
+    def open_source(self) -> tuple[tuple[str, ...], str]:
+        src = self.config.source
+        if src.csv is not None:
+            if not self.adapter.SUPPORTS_CSV_SOURCE:
+                raise ConfigError(f"source.csv: the {self.adapter.name} engine cannot read client CSV files")
+            path = self.config.resolve(src.csv)
+            if not path.is_file():
+                raise ConfigError(f"source.csv: file not found (value: {str(src.csv)!r})")
+            table = f"{self.prefix}src"
+            self.temporary.append(table)
+            self.adapter.run("load_csv_source.sql.j2", table=table, path=str(path), delimiter=src.delimiter)
+            return (table,), str(src.csv)
+        assert src.table is not None
+        parts = parse_qualified_name(src.table)
+        return parts, display_name(parts)
+
+    def check_columns(self, source: tuple[str, ...], shown: str) -> list[str]:
+        try:
+            columns = self.adapter.column_names(source)
+        except Exception as exc:
+            raise InputError(f"source.table: table {shown} not found in {self.adapter.display_url} ({exc})") from None
+        attrs = self.config.attributes
+        unknown = [a for a in attrs if a not in columns]
+        if unknown:
+            raise ConfigError(
+                "\n".join(
+                    f"attributes.{a}: no column {a!r} in table {shown} (columns: {', '.join(columns)})" for a in unknown
+                )
+            )
+        missing = [c for c in columns if c not in attrs]
+        if missing:
+            raise ConfigError(
+                "attributes: every column needs a role (quasi_identifier, sensitive, insensitive, identifier, "
+                f"ignore); column(s) of {shown} without one: {', '.join(repr(c) for c in missing)}"
+            )
+        return columns
+
+    # -- preparation ------------------------------------------------------------------------------
+    def prepare(self) -> PreparedData:
+        cfg = self.config
+        source, shown = self.open_source()
+        columns = self.check_columns(source, shown)
+        qis = cfg.quasi_identifiers
+        total, with_null = (int(v) for v in self.adapter.run("count_rows.sql.j2", source=source, qis=qis)[0])
+        basic = cfg.privacy.null_handling == "basic"
+        removed = with_null if basic else 0
+        considered = total - removed
+        if total == 0:
+            raise InputError(f"source: table {shown} has no rows")
+        if considered == 0:
+            raise InputError(
+                f"source: all {total} rows of {shown} have a NULL quasi-identifier and basic match removes them "
+                f"(privacy.null_handling: basic); use extended"
+            )
+        if cfg.privacy.k > considered:
+            raise InputError(
+                f"privacy.k: k={cfg.privacy.k} is larger than the number of records ({considered}) in {shown}"
+            )
+        hierarchies = []
+        for index, name in enumerate(qis):
+            attr = cfg.attributes[name]
+            assert attr.hierarchy is not None
+            loaded = load_hierarchy(
+                self.adapter, attr.hierarchy, attribute=name, source=source, resolve=cfg.resolve,
+                prefix=self.prefix, index=index, created=self.temporary,
+            )
+            if attr.max_level is not None and attr.max_level > loaded.height - 1:
+                raise ConfigError(
+                    f"attributes.{name}.max_level: {attr.max_level} exceeds the hierarchy's top level "
+                    f"{loaded.height - 1}"
+                )
+            hierarchies.append(loaded)
+        fs_table = f"{self.prefix}fs"
+        self.temporary.append(fs_table)
+        fset = FrequencySet.build(self.adapter, table=fs_table, source=source, hierarchies=hierarchies, basic=basic)
+        lattice = Lattice.build(
+            [h.height for h in hierarchies], [cfg.attributes[q].max_level for q in qis]
+        )
+        ctx = MetricContext(
+            records=fset.records,
+            max_suppressed=cfg.privacy.max_suppressed(fset.records),
+            k=cfg.privacy.k,
+            heights=lattice.heights,
+            leaves=tuple(h.leaves for h in hierarchies),
+            weight_sums=fset.weight_sums,
+            distinct_codes=fset.distinct_codes,
+            distinct_rows=fset.distinct,
+            priorities=tuple(Fraction(str(cfg.attributes[q].priority)) for q in qis),
+            level_loss=tuple(
+                None if h.loss is None else tuple(Fraction(str(x)) for x in h.loss) for h in hierarchies
+            ),
+        )
+        return PreparedData(source, shown, columns, total, removed, hierarchies, fset, lattice, ctx)
+
+    def output_columns(self, columns: list[str]) -> list[dict[str, Any]]:
+        qis = self.config.quasi_identifiers
+        out = []
+        for c in columns:
+            role = self.config.attributes[c].role
+            if role in (Role.IDENTIFIER, Role.IGNORE):
+                continue
+            out.append({"name": c, "qi_index": qis.index(c) if role is Role.QUASI_IDENTIFIER else None})
+        return out

@@ -1,0 +1,68 @@
+"""Rendering of the Jinja2 SQL templates in ``sql/``.
+
+Templates render with ``StrictUndefined``; identifiers go through the ``ident`` / ``qname`` filters
+(the adapter's quoting) and values through ``bind()`` (bind parameters, never literals).
+An engine may override a template by placing a file with the same relative path in ``sql/<engine>/``.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import jinja2
+
+if TYPE_CHECKING:
+    from .engines.base import EngineAdapter
+
+
+def sql_root() -> Path:
+    """Folder holding the templates: inside the installed wheel, or ``sql/`` of a source checkout."""
+    packaged = resources.files("sqlanon").joinpath("sql")
+    if packaged.is_dir():
+        return Path(str(packaged))
+    return Path(__file__).resolve().parent.parent / "sql"
+
+
+@cache
+def _environment(engine: str) -> jinja2.Environment:
+    root = sql_root()
+    loader = jinja2.ChoiceLoader(
+        [jinja2.FileSystemLoader(str(root / engine)), jinja2.FileSystemLoader(str(root / "common"))]
+    )
+    return jinja2.Environment(
+        loader=loader,
+        undefined=jinja2.StrictUndefined,
+        autoescape=False,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=False,
+    )
+
+
+def render_template(adapter: EngineAdapter, template: str, context: dict[str, Any]) -> tuple[str, list[Any]]:
+    """Render one template; bind parameters come back as NUL-delimited markers plus their values."""
+    values: list[Any] = []
+
+    def bind(value: Any) -> str:
+        values.append(value)
+        return f"\x00{len(values) - 1}\x00"
+
+    env = _environment(adapter.name)
+    tmpl = env.get_template(template)
+    text = tmpl.render(
+        **context,
+        bind=bind,
+        ident=adapter.quote_identifier,
+        qname=adapter.quote_qualified,
+        engine=adapter,
+    )
+    return text.strip() + "\n", values
+
+
+def template_names() -> list[str]:
+    """All template paths relative to ``sql/common`` or ``sql/<engine>`` (for the coverage test)."""
+    root = sql_root()
+    return sorted(str(p.relative_to(root)) for p in root.rglob("*.sql.j2"))
