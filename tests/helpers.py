@@ -1,0 +1,116 @@
+"""Test helpers: a small handle on a test database of either engine, plus config writing."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+
+@dataclass
+class Engine:
+    """A test database: its URL for sqlanon and a raw DB-API connection for setup and assertions."""
+
+    name: str
+    url: str
+    con: Any
+    _admin_url: str | None = None
+    _dbname: str | None = None
+    extra: dict = field(default_factory=dict)
+
+    @classmethod
+    def duckdb(cls, path: Path) -> Engine:
+        import duckdb
+
+        # sqlanon opens the file itself, so the test connection is opened per use (DuckDB locks files).
+        return cls("duckdb", f"duckdb:///{path}", None, extra={"path": str(path)})
+
+    @classmethod
+    def postgres_database(cls, server_url: str, dbname: str) -> Engine:
+        import psycopg
+
+        with psycopg.connect(server_url, autocommit=True) as admin:
+            admin.execute(f'CREATE DATABASE "{dbname}"')
+        db_url = _with_database(server_url, dbname)
+        con = psycopg.connect(db_url, autocommit=True)
+        sa_url = db_url.replace("postgresql://", "postgresql+psycopg://", 1)
+        return cls("postgres", sa_url, con, _admin_url=server_url, _dbname=dbname)
+
+    # -- raw access ---------------------------------------------------------------------------
+    def _connect(self):
+        if self.name == "duckdb":
+            import duckdb
+
+            return duckdb.connect(self.extra["path"])
+        return self.con
+
+    def execute(self, sql: str, params: Sequence[Any] | None = None) -> list[tuple]:
+        """Run SQL with ``?`` placeholders on either engine."""
+        con = self._connect()
+        try:
+            if self.name == "postgres":
+                sql = sql.replace("%", "%%").replace("?", "%s")
+            cur = con.execute(sql, list(params) if params else None) if params else con.execute(sql)
+            return cur.fetchall() if cur.description else []
+        finally:
+            if self.name == "duckdb":
+                con.close()
+
+    def create_table(self, name: str, columns: dict[str, str], rows: Sequence[Sequence[Any]]) -> None:
+        """CREATE TABLE with quoted identifiers and insert rows with bind parameters."""
+        q = quote
+        self.execute(f"CREATE TABLE {q(name)} (" + ", ".join(f"{q(c)} {t}" for c, t in columns.items()) + ")")
+        if rows:
+            con = self._connect()
+            try:
+                placeholders = ", ".join(["?" if self.name == "duckdb" else "%s"] * len(columns))
+                sql = f"INSERT INTO {q(name)} VALUES ({placeholders})"
+                if self.name == "postgres":
+                    with con.cursor() as cur:
+                        cur.executemany(sql.replace("%s", "%s"), [list(r) for r in rows])
+                else:
+                    con.executemany(sql, [list(r) for r in rows])
+            finally:
+                if self.name == "duckdb":
+                    con.close()
+
+    def tables(self) -> set[str]:
+        """Names of all tables visible to a new session (temporary tables of other sessions excluded)."""
+        if self.name == "duckdb":
+            rows = self.execute("SELECT table_name FROM information_schema.tables")
+        else:
+            rows = self.execute(
+                "SELECT table_name FROM information_schema.tables WHERE table_schema NOT IN "
+                "('pg_catalog', 'information_schema') AND table_schema NOT LIKE 'pg_temp%'"
+            )
+        return {r[0] for r in rows}
+
+    def close(self) -> None:
+        if self.con is not None:
+            self.con.close()
+            self.con = None
+
+    def drop_database(self) -> None:
+        if self._admin_url and self._dbname:
+            import psycopg
+
+            with psycopg.connect(self._admin_url, autocommit=True) as admin:
+                admin.execute(f'DROP DATABASE IF EXISTS "{self._dbname}" WITH (FORCE)')
+
+
+def quote(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
+
+
+def _with_database(url: str, dbname: str) -> str:
+    from sqlalchemy.engine import make_url
+
+    return make_url(url).set(database=dbname).render_as_string(hide_password=False)
+
+
+def write_config(path: Path, data: dict) -> Path:
+    path.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    return path
