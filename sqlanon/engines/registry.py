@@ -17,6 +17,8 @@ def mask_url(url: str) -> str:
     >>> mask_url('postgresql+psycopg://alice:s3cret@db:5432/wh')
     'postgresql+psycopg://alice:***@db:5432/wh'
     """
+    if url.startswith("duckdb:"):
+        return url  # file paths carry no credentials; keep them readable (':memory:' unescaped)
     try:
         return make_url(url).render_as_string(hide_password=True)
     except (ArgumentError, ValueError):
