@@ -39,6 +39,7 @@ def _environment(engine: str) -> jinja2.Environment:
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=False,
+        auto_reload=False,  # templates do not change during a run; skip the per-render stat() calls
     )
 
 

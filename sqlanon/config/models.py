@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from enum import Enum
+from enum import StrEnum
 from pathlib import Path
 from typing import Any, Literal
 
@@ -13,7 +13,7 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
-class Role(str, Enum):
+class Role(StrEnum):
     """Attribute roles (ANON: k-attribute, l-attribute, dontcare, ignore; plus direct identifiers)."""
 
     QUASI_IDENTIFIER = "quasi_identifier"

@@ -45,11 +45,8 @@ class DuckDBAdapter(EngineAdapter):
         except duckdb.Error as exc:
             raise EngineError(f"DuckDB error on {self.display_url}: {str(exc).splitlines()[0]}") from None
 
-    def bulk_insert(self, table: str, columns: int, rows: Sequence[Sequence[Any]]) -> None:
-        if rows:
-            self.statements += 1
-            placeholders = ", ".join(["?"] * columns)
-            self._con.executemany(f"INSERT INTO {table} VALUES ({placeholders})", [list(r) for r in rows])
+    # bulk_insert: the base class's multi-row INSERT ... VALUES with bind parameters is several times
+    # faster in DuckDB than executemany, which runs one statement per row.
 
     def column_names(self, table: Sequence[str]) -> list[str]:
         try:

@@ -157,7 +157,8 @@ def _validate(
         items = by_kind["inconsistent"]
         listed = ", ".join(f"{v!r} (level {int(lvl) - 1} -> {lvl})" for v, lvl, _ in items)
         messages.append(
-            f"{where}: inconsistent levels, {items[0][2]} label(s) have more than one parent at the next level: {listed}"
+            f"{where}: inconsistent levels, {items[0][2]} label(s) have more than one parent "
+            f"at the next level: {listed}"
         )
     if "incomplete" in by_kind:
         items = by_kind["incomplete"]

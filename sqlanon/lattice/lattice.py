@@ -59,7 +59,9 @@ class Lattice:
         return sum(self.max_levels)
 
     def contains(self, node: Node) -> bool:
-        return len(node) == len(self.max_levels) and all(0 <= v <= m for v, m in zip(node, self.max_levels, strict=True))
+        if len(node) != len(self.max_levels):
+            return False
+        return all(0 <= v <= m for v, m in zip(node, self.max_levels, strict=True))
 
     def successors(self, node: Node) -> list[Node]:
         """Direct generalizations (one attribute one level up)."""

@@ -66,5 +66,5 @@ class LossMetric(InformationLossMetric):
 
     def display(self, value: Fraction, ctx: MetricContext) -> float:
         q = len(ctx.heights)
-        product = value / prod(_denominators(ctx))
+        product = Fraction(value) / prod(_denominators(ctx))
         return float(product) ** (1.0 / q) - 1.0

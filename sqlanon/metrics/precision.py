@@ -11,7 +11,9 @@ from .base import InformationLossMetric, MetricContext
 
 
 def precision(node: Node, heights: tuple[int, ...]) -> Fraction:
-    """>>> precision((1, 2), (3, 3))
+    """Mean of level / (height - 1).
+
+    >>> precision((1, 2), (3, 3))
     Fraction(3, 4)
     """
     parts = [Fraction(lvl, h - 1) if h > 1 else Fraction(0) for lvl, h in zip(node, heights, strict=True)]

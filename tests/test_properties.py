@@ -1,0 +1,317 @@
+"""Property tests: sqlanon's SQL evaluation and searches against the plain-Python oracle (tests/oracle.py).
+
+Small random tables (2-3 quasi-identifiers, 0-40 rows, random NULLs) with small random but consistent
+inline hierarchies, on DuckDB and PostgreSQL. The engine fixture is function-scoped while hypothesis runs
+many examples per call, so every example creates its own uniquely named tables.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import secrets
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
+from hypothesis import given
+
+import sqlanon
+from sqlanon.config import parse_config
+from sqlanon.errors import InputError, NoSolutionError
+from sqlanon.evaluation import NodeEvaluator
+from sqlanon.metrics import METRICS
+from sqlanon.session import Session
+from tests.oracle import METRIC_NAMES, Oracle
+
+QI_NAMES = ("qa", "qb", "qc")
+STRATEGY_NAMES = ("flash", "best_first")
+
+_names = itertools.count()
+
+
+def fresh(prefix: str) -> str:
+    return f"{prefix}_{next(_names)}_{secrets.token_hex(3)}"
+
+
+def close(actual: float, expected: float) -> bool:
+    return math.isclose(actual, expected, rel_tol=1e-12, abs_tol=1e-15)
+
+
+# -- random cases ------------------------------------------------------------------------------------
+
+
+@st.composite
+def hierarchies(draw: st.DrawFn, name: str) -> tuple[dict[Any, list[str]], list[float] | None]:
+    """A consistent random tree: leaves grouped into parents level by level, a single '*' on top.
+
+    Sometimes NULL is mapped explicitly: own labels up to some level, then the path of some leaf.
+    Sometimes a declared WIL loss per level is attached.
+    """
+    n_leaves = draw(st.integers(1, 6))
+    height = draw(st.integers(2, 4))
+    leaves = [f"{name}{i}" for i in range(n_leaves)]
+    paths: dict[str, list[str]] = {leaf: [] for leaf in leaves}
+    current = {leaf: leaf for leaf in leaves}  # leaf -> its label at the level built last
+    for level in range(1, height - 1):
+        labels = sorted(set(current.values()))
+        groups = draw(st.lists(st.integers(0, len(labels) - 1), min_size=len(labels), max_size=len(labels)))
+        parent = {lab: f"{name}L{level}g{g}" for lab, g in zip(labels, groups, strict=True)}
+        for leaf in leaves:
+            current[leaf] = parent[current[leaf]]
+            paths[leaf].append(current[leaf])
+    for leaf in leaves:
+        paths[leaf].append("*")
+    mapping: dict[Any, list[str]] = dict(paths)
+    if draw(st.booleans()) and draw(st.booleans()):
+        join = draw(st.integers(1, height - 1))  # first level at which NULL joins a leaf's path
+        like = draw(st.sampled_from(leaves))
+        mapping[None] = [f"{name}N{lvl}" if lvl < join else paths[like][lvl - 1] for lvl in range(1, height)]
+    loss = None
+    if draw(st.integers(0, 4)) == 0:
+        loss = sorted(draw(st.lists(st.sampled_from([0, 0.25, 0.5, 0.75, 1]), min_size=height, max_size=height)))
+    return mapping, loss
+
+
+@dataclass
+class Case:
+    qis: list[str]
+    hierarchies: dict[str, dict[Any, list[str]]]
+    level_loss: dict[str, list[float] | None]
+    rows: list[dict[str, Any]]
+    k: int
+    suppression_limit: float | int
+    null_handling: str
+    priorities: dict[str, float]
+    max_levels: dict[str, int | None] = field(default_factory=dict)
+
+    def max_suppressed(self, n: int) -> int:
+        if isinstance(self.suppression_limit, int):
+            return self.suppression_limit
+        return math.floor(Fraction(str(self.suppression_limit)) * n)
+
+    def oracle(self) -> Oracle:
+        considered = (
+            len(self.rows) if self.null_handling == "extended"
+            else sum(1 for r in self.rows if all(r[q] is not None for q in self.qis))
+        )
+        return Oracle(
+            self.rows, self.qis, self.hierarchies, null_handling=self.null_handling, k=self.k,
+            max_suppressed=self.max_suppressed(considered), priorities=self.priorities,
+            level_loss=self.level_loss, max_levels=self.max_levels,
+        )
+
+    def input_error_expected(self, oracle: Oracle) -> bool:
+        """sqlanon refuses empty inputs and k larger than the number of records considered."""
+        return oracle.total_rows == 0 or oracle.n == 0 or self.k > oracle.n
+
+    def create_table(self, engine, table: str) -> None:
+        columns = {"id": "INTEGER", **{q: "VARCHAR" for q in self.qis}, "note": "VARCHAR"}
+        engine.create_table(
+            table, columns, [(i, *(r[q] for q in self.qis), r["note"]) for i, r in enumerate(self.rows)]
+        )
+
+    def config(self, engine, table: str, *, metric: str = "loss", strategy: str = "flash",
+               output: str | None = None, suppressed_rows: str = "remove"):
+        attributes: dict[str, Any] = {"id": {"role": "identifier"}}
+        for q in self.qis:
+            hierarchy: dict[str, Any] = {"inline": self.hierarchies[q]}
+            if self.level_loss.get(q) is not None:
+                hierarchy["loss"] = self.level_loss[q]
+            attributes[q] = {
+                "role": "quasi_identifier", "hierarchy": hierarchy, "priority": self.priorities[q],
+                "max_level": self.max_levels.get(q),
+            }
+        attributes["note"] = {"role": "insensitive"}
+        return parse_config({
+            "source": {"url": engine.url, "table": table},
+            "output": {"table": output or f"{table}_out", "if_exists": "replace", "suppressed_rows": suppressed_rows},
+            "attributes": attributes,
+            "privacy": {"k": self.k, "suppression_limit": self.suppression_limit, "null_handling": self.null_handling},
+            "search": {"metric": metric, "strategy": strategy},
+        })
+
+
+@st.composite
+def cases(draw: st.DrawFn, with_limits: bool = False) -> Case:
+    qis = list(QI_NAMES[: draw(st.integers(2, 3))])
+    hier, loss = {}, {}
+    for q in qis:
+        hier[q], loss[q] = draw(hierarchies(q))
+    null_rate = draw(st.sampled_from([0, 0, 1, 2]))  # NULL weight among the leaves (0: no NULLs)
+    columns = {}
+    for q in qis:
+        leaves = [v for v in hier[q] if v is not None]
+        choices = leaves + [None] * null_rate
+        columns[q] = st.sampled_from(choices)
+    rows = draw(st.lists(st.fixed_dictionaries({**columns, "note": st.sampled_from(["x", "y", None])}),
+                         min_size=0, max_size=40))
+    limit = draw(st.one_of(st.sampled_from([0.0, 0.1, 0.3]), st.integers(0, 5)))
+    max_levels: dict[str, int | None] = {}
+    if with_limits and draw(st.booleans()):
+        for q in qis:
+            h = len(next(iter(hier[q].values()))) + 1
+            max_levels[q] = draw(st.one_of(st.none(), st.integers(0, h - 1)))
+    return Case(
+        qis=qis,
+        hierarchies=hier,
+        level_loss=loss,
+        rows=rows,
+        k=draw(st.integers(1, 4)),
+        suppression_limit=limit,
+        null_handling=draw(st.sampled_from(["extended", "basic"])),
+        priorities={q: draw(st.sampled_from([1.0, 1.0, 0.5, 2.0, 0.0, 3.0])) for q in qis},
+        max_levels=max_levels,
+    )
+
+
+SETTINGS = dict(deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+
+
+# -- a. node evaluation --------------------------------------------------------------------------------
+
+
+@settings(max_examples=25, **SETTINGS)
+@given(case=cases(), data=st.data())
+def test_node_evaluation_matches_oracle(engine, case: Case, data: st.DataObject) -> None:
+    table = fresh("src")
+    case.create_table(engine, table)
+    oracle = case.oracle()
+    cfg = case.config(engine, table)
+    with Session(cfg) as session:
+        if case.input_error_expected(oracle):
+            with pytest.raises(InputError):
+                session.prepare()
+            return
+        prepared = session.prepare()
+        ctx = prepared.ctx
+        assert prepared.total_rows == oracle.total_rows
+        assert prepared.removed_for_null == oracle.removed_for_null
+        assert ctx.records == oracle.n
+        assert ctx.max_suppressed == oracle.max_suppressed
+        assert ctx.heights == oracle.heights
+        assert ctx.leaves == tuple(h.n_leaves for h in oracle.hier)
+        evaluator = NodeEvaluator(session.adapter, prepared.fset, case.k, loss_weights=True)
+        all_nodes = oracle.nodes()
+        nodes = data.draw(st.lists(st.sampled_from(all_nodes), min_size=1, max_size=6, unique=True), label="nodes")
+        for node in nodes:
+            stats = evaluator.evaluate(node)
+            expected = oracle.evaluate(node)
+            where = f"node {node}"
+            assert stats.classes == len(expected.classes), where
+            assert stats.suppressed_records == expected.suppressed, where
+            assert stats.suppressed_classes == expected.suppressed_classes, where
+            assert stats.dm_star == expected.values["dm_star"], where
+            for name in METRIC_NAMES:
+                metric = METRICS[name]()
+                shown = metric.display(metric.value(node, stats, ctx), ctx)
+                want = oracle.display(name, expected.values[name])
+                assert close(shown, want), f"{where}: {name} is {shown!r}, oracle says {want!r}"
+
+
+# -- b. optimality of the searches -------------------------------------------------------------------
+
+
+@settings(max_examples=15, **SETTINGS)
+@given(case=cases(with_limits=True))
+def test_searches_find_the_oracle_optimum(engine, case: Case) -> None:
+    table = fresh("src")
+    case.create_table(engine, table)
+    oracle = case.oracle()
+    if case.input_error_expected(oracle):
+        with pytest.raises(InputError):
+            sqlanon.anonymize(case.config(engine, table), dry_run=True)
+        return
+    for metric in METRIC_NAMES:
+        optimum = oracle.optimum(metric)
+        for strategy in ("exhaustive", *STRATEGY_NAMES):
+            cfg = case.config(engine, table, metric=metric, strategy=strategy)
+            where = f"metric={metric} strategy={strategy}"
+            if optimum is None:
+                with pytest.raises(NoSolutionError):
+                    sqlanon.anonymize(cfg, dry_run=True)
+                continue
+            node, value = optimum
+            result = sqlanon.anonymize(cfg, dry_run=True)
+            assert result.transformation == dict(zip(case.qis, node, strict=True)), where
+            assert close(result.metrics[metric], oracle.display(metric, value)), where
+            at_node = oracle.evaluate(node)
+            assert result.suppressed_rows == at_node.suppressed, where
+            assert result.suppression_limit == oracle.max_suppressed, where
+            assert result.rows_considered == oracle.n, where
+            for name in METRIC_NAMES:
+                assert close(result.metrics[name], oracle.display(name, at_node.values[name])), f"{where}: {name}"
+
+
+# -- c. the written table ------------------------------------------------------------------------------
+
+
+@settings(max_examples=20, **SETTINGS)
+@given(
+    case=cases(with_limits=True),
+    metric=st.sampled_from(METRIC_NAMES),
+    strategy=st.sampled_from(STRATEGY_NAMES),
+    mode=st.sampled_from(["remove", "mask"]),
+)
+def test_written_table_is_k_anonymous(engine, case: Case, metric: str, strategy: str, mode: str) -> None:
+    table, out = fresh("src"), fresh("out")
+    case.create_table(engine, table)
+    oracle = case.oracle()
+    cfg = case.config(engine, table, metric=metric, strategy=strategy, output=out, suppressed_rows=mode)
+    if case.input_error_expected(oracle):
+        with pytest.raises(InputError):
+            sqlanon.anonymize(cfg)
+        return
+    optimum = oracle.optimum(metric)
+    if optimum is None:
+        with pytest.raises(NoSolutionError):
+            sqlanon.anonymize(cfg)
+        return
+    if mode == "mask":  # a stale table of the same name is replaced (if_exists: replace)
+        engine.execute(f'CREATE TABLE "{out}" (stale INTEGER)')
+    result = sqlanon.anonymize(cfg)
+    node = optimum[0]
+    assert result.transformation == dict(zip(case.qis, node, strict=True))
+    assert result.verified is True
+    expected = oracle.evaluate(node)
+    assert result.suppressed_rows == expected.suppressed
+
+    # Independent check with plain SQL on the written table.
+    q = case.qis
+    cols = ", ".join(f'"{c}"' for c in q)
+    header = engine.execute(
+        f"SELECT column_name FROM information_schema.columns WHERE table_name = '{out}' ORDER BY ordinal_position"
+    )
+    columns = [r[0] for r in header]
+    assert columns == [*q, "note"]  # the identifier is dropped, the rest kept in order
+    groups = engine.execute(f'SELECT {cols}, count(*) FROM "{out}" GROUP BY {cols}')
+    star = ("*",) * len(q)
+    classes = {tuple(g[:-1]): int(g[-1]) for g in groups}
+    for key, size in classes.items():
+        if not (mode == "mask" and key == star):
+            assert size >= case.k, f"class {key} has {size} < k={case.k} rows"
+    total = sum(classes.values())
+    considered = oracle.n
+    if mode == "remove":
+        assert total == considered - expected.suppressed
+    else:
+        assert total == considered
+    assert expected.suppressed <= oracle.max_suppressed
+
+    # The classes are exactly the oracle's generalization of the considered records.
+    want: dict[tuple, int] = {}
+    for key, size in expected.classes.items():
+        if size >= case.k:
+            want[key] = want.get(key, 0) + size
+        elif mode == "mask":
+            want[star] = want.get(star, 0) + size
+    assert classes == want
+
+    # Non-quasi-identifier columns are copied unchanged (all considered rows in mask mode).
+    if mode == "mask":
+        notes = sorted((r[0] or "") for r in engine.execute(f'SELECT note FROM "{out}"'))
+        kept_rows = [r for r in case.rows if case.null_handling == "extended" or all(r[c] is not None for c in q)]
+        assert notes == sorted((r["note"] or "") for r in kept_rows)
