@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import tempfile
 from collections.abc import Sequence
 from typing import Any
 
@@ -45,8 +47,26 @@ class DuckDBAdapter(EngineAdapter):
         except duckdb.Error as exc:
             raise EngineError(f"DuckDB error on {self.display_url}: {str(exc).splitlines()[0]}") from None
 
-    # bulk_insert: the base class's multi-row INSERT ... VALUES with bind parameters is several times
-    # faster in DuckDB than executemany, which runs one statement per row.
+    def bulk_insert(self, table: str, columns: int, rows: Sequence[Sequence[Any]]) -> None:
+        # DuckDB runs executemany one row at a time and large multi-row VALUES statements slowly
+        # (CUP's 100,000-row ZIP hierarchy took 40 s); its CSV reader loads the same rows in milliseconds.
+        # Every text is quoted and quoted NULL strings are disabled, so only a bare empty field is NULL.
+        if not rows:
+            return
+        fd, path = tempfile.mkstemp(prefix="sqlanon-", suffix=".csv")
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
+                for row in rows:
+                    fh.write(",".join("" if v is None else '"' + str(v).replace('"', '""') + '"' for v in row))
+                    fh.write("\n")
+            names = ", ".join(f"'c{i}': 'VARCHAR'" for i in range(columns))
+            self.execute(
+                f"INSERT INTO {table} SELECT * FROM read_csv(?, header = false, delim = ',', quote = '\"', "
+                f"escape = '\"', nullstr = '', allow_quoted_nulls = false, columns = {{{names}}})",
+                [path],
+            )
+        finally:
+            os.unlink(path)
 
     def column_names(self, table: Sequence[str]) -> list[str]:
         try:

@@ -1,0 +1,14 @@
+-- evaluate_node: equivalence classes of one lattice node, computed from the frequency set.
+-- A class fails when it is smaller than k; its records are suppressed together (SEMANTICS.md).
+-- context: table, levels (level per QI), k, loss_weights (bool: per-QI weight sums of suppressed records)
+-- columns: classes, suppressed_records, suppressed_classes, dm_star, then b{i} per QI when loss_weights
+SELECT count(*) AS classes,
+       coalesce(sum(CASE WHEN s < ? THEN s END), 0) AS suppressed_records,
+       count(CASE WHEN s < ? THEN 1 END) AS suppressed_classes,
+       sum(s * s) AS dm_star
+FROM (
+  SELECT sum(cnt) AS s
+  FROM "sqlanon_0a1b2c3d_fs"
+  GROUP BY q0_0, q1_1, q2_3, q3_1
+) AS classes
+-- bind parameters: [10, 10]

@@ -1,0 +1,20 @@
+-- evaluate_node: equivalence classes of one lattice node, computed from the frequency set.
+-- A class fails when it is smaller than k; its records are suppressed together (SEMANTICS.md).
+-- context: table, levels (level per QI), k, loss_weights (bool: per-QI weight sums of suppressed records)
+-- columns: classes, suppressed_records, suppressed_classes, dm_star, then b{i} per QI when loss_weights
+SELECT count(*) AS classes,
+       coalesce(sum(CASE WHEN s < %s THEN s END), 0) AS suppressed_records,
+       count(CASE WHEN s < %s THEN 1 END) AS suppressed_classes,
+       sum(s * s) AS dm_star
+     , coalesce(sum(CASE WHEN s < %s THEN b0 END), 0) AS b0
+     , coalesce(sum(CASE WHEN s < %s THEN b1 END), 0) AS b1
+     , coalesce(sum(CASE WHEN s < %s THEN b2 END), 0) AS b2
+FROM (
+  SELECT sum(cnt) AS s
+       , sum(cnt * w0_2) AS b0
+       , sum(cnt * w1_0) AS b1
+       , sum(cnt * w2_1) AS b2
+  FROM "sqlanon_0a1b2c3d_fs"
+  GROUP BY q0_2, q1_0, q2_1
+) AS classes
+-- bind parameters: [5, 5, 5, 5, 5]

@@ -1,0 +1,343 @@
+"""Golden SQL: every template rendered through the real engine adapters, compared with a stored snapshot.
+
+Each case renders one template with a fixed, representative context (hostile identifiers included) on
+both engines and compares the result with ``tests/snapshots/<case>/<engine>/out.sql``: the SQL exactly
+as the driver receives it, followed by the bind parameters as a trailing comment. A template change
+therefore shows up as a reviewable diff of the generated SQL.
+
+Regenerate the snapshots after an intended change with::
+
+    SQLANON_UPDATE_SNAPSHOTS=1 python -m pytest tests/test_golden_sql.py
+
+Rendering needs no database connection; the adapters are constructed but never connected.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+from typing import Any
+
+import jinja2
+import jinja2.meta
+import pytest
+
+from sqlanon.engines.base import EngineAdapter
+from sqlanon.engines.duckdb import DuckDBAdapter
+from sqlanon.engines.postgres import PostgresAdapter
+from sqlanon.templates import sql_root, template_names
+
+SNAPSHOTS = Path(__file__).resolve().parent / "snapshots"
+UPDATE = os.environ.get("SQLANON_UPDATE_SNAPSHOTS") == "1"
+ENGINES = ("duckdb", "postgres")
+PARAMS_PREFIX = "-- bind parameters: "
+
+# Hostile identifiers: an embedded double quote, a semicolon and a space (an injection attempt if it
+# were not quoted), and a percent sign (psycopg's placeholder character).
+WEIRD = 'we"ird; col'
+PERCENT = "pct%col"
+PREFIX = "sqlanon_0a1b2c3d_"
+SOURCE = ("analytics", "patients")
+WEIRD_SOURCE = ("analytics", WEIRD)
+
+#: case name -> (template, context). Case names are the snapshot folder names.
+CASES: dict[str, tuple[str, dict[str, Any]]] = {
+    "add_null_row": (
+        "add_null_row.sql.j2",
+        {"lookup": f"{PREFIX}h0", "height": 4, "top_label": "*"},
+    ),
+    "build_date_hierarchy": (
+        "build_date_hierarchy.sql.j2",
+        {"lookup": f"{PREFIX}h3", "source": SOURCE, "column": "admitted", "levels": ["month", "year", "decade"]},
+    ),
+    "build_date_hierarchy_year_only": (
+        "build_date_hierarchy.sql.j2",
+        {"lookup": f"{PREFIX}h3", "source": WEIRD_SOURCE, "column": WEIRD, "levels": ["year"]},
+    ),
+    "build_frequency_set_extended": (
+        "build_frequency_set.sql.j2",
+        {
+            "table": f"{PREFIX}fs",
+            "source": WEIRD_SOURCE,
+            "qis": [
+                {"column": "age", "coded": f"{PREFIX}c0", "height": 3},
+                {"column": WEIRD, "coded": f"{PREFIX}c1", "height": 2},
+                {"column": PERCENT, "coded": f"{PREFIX}c2", "height": 1},
+            ],
+            "basic": False,
+        },
+    ),
+    "build_frequency_set_basic": (
+        "build_frequency_set.sql.j2",
+        {
+            "table": f"{PREFIX}fs",
+            "source": SOURCE,
+            "qis": [
+                {"column": "age", "coded": f"{PREFIX}c0", "height": 2},
+                {"column": WEIRD, "coded": f"{PREFIX}c1", "height": 2},
+            ],
+            "basic": True,
+        },
+    ),
+    "build_interval_hierarchy": (
+        "build_interval_hierarchy.sql.j2",
+        {"lookup": f"{PREFIX}h0", "source": SOURCE, "column": "age", "widths": [5, 10, 20]},
+    ),
+    "build_mask_hierarchy": (
+        "build_mask_hierarchy.sql.j2",
+        {"lookup": f"{PREFIX}h1", "source": WEIRD_SOURCE, "column": WEIRD, "length": 5, "char": "*"},
+    ),
+    "build_mask_hierarchy_custom_char": (
+        "build_mask_hierarchy.sql.j2",
+        {"lookup": f"{PREFIX}h1", "source": SOURCE, "column": "zip", "length": 3, "char": "#"},
+    ),
+    "check_table": (
+        "check_table.sql.j2",
+        {"table": ("public", "patients_k5"), "qis": ["age", WEIRD, PERCENT], "k": 5},
+    ),
+    "copy_table_hierarchy": (
+        "copy_table_hierarchy.sql.j2",
+        {"lookup": f"{PREFIX}h2", "source": ("reference", "zip_hierarchy"), "columns": ["leaf", WEIRD, "top"]},
+    ),
+    "count_rows": (
+        "count_rows.sql.j2",
+        {"source": WEIRD_SOURCE, "qis": ["age", WEIRD]},
+    ),
+    "create_demo_table": (
+        "create_demo_table.sql.j2",
+        {"table": ("patients",), "rows": 1000},
+    ),
+    "create_lookup_table": (
+        "create_lookup_table.sql.j2",
+        {"table": f"{PREFIX}h0", "height": 3},
+    ),
+    "describe_hierarchy": (
+        "describe_hierarchy.sql.j2",
+        {"lookup": f"{PREFIX}h0", "height": 3},
+    ),
+    "drop_table": (
+        "drop_table.sql.j2",
+        {"table": WEIRD_SOURCE},
+    ),
+    "encode_hierarchy": (
+        "encode_hierarchy.sql.j2",
+        {"lookup": f"{PREFIX}h0", "coded": f"{PREFIX}c0", "height": 3},
+    ),
+    "evaluate_node_loss_weights": (
+        "evaluate_node.sql.j2",
+        {"table": f"{PREFIX}fs", "levels": [2, 0, 1], "k": 5, "loss_weights": True},
+    ),
+    "evaluate_node_feasibility_only": (
+        "evaluate_node.sql.j2",
+        {"table": f"{PREFIX}fs", "levels": [0, 1, 3, 1], "k": 10, "loss_weights": False},
+    ),
+    "export_csv": (
+        "export_csv.sql.j2",
+        {"table": ("patients_k5",), "path": "/tmp/o'brien/.sqlanon-x.csv", "delimiter": ";"},
+    ),
+    "load_csv_source_delimiter": (
+        "load_csv_source.sql.j2",
+        {"table": f"{PREFIX}src", "path": "/data/it's 100%.csv", "delimiter": ";"},
+    ),
+    "load_csv_source_sniffed": (
+        "load_csv_source.sql.j2",
+        {"table": f"{PREFIX}src", "path": "/data/adult.csv", "delimiter": None},
+    ),
+    "rename_table": (
+        "rename_table.sql.j2",
+        {"table": ("analytics", "sqlanon_tmp_0123456789ab"), "new_name": WEIRD},
+    ),
+    "summarize_frequency_set": (
+        "summarize_frequency_set.sql.j2",
+        {"table": f"{PREFIX}fs", "heights": [3, 2, 1]},
+    ),
+    "validate_hierarchy": (
+        "validate_hierarchy.sql.j2",
+        {"lookup": f"{PREFIX}h0", "source": WEIRD_SOURCE, "column": WEIRD, "height": 3, "limit": 20},
+    ),
+    "verify_output": (
+        "verify_output.sql.j2",
+        {"table": ("analytics", "patients_k5"), "qis": ["age", WEIRD, PERCENT], "k": 5},
+    ),
+    "write_output_remove": (
+        "write_output.sql.j2",
+        {
+            "table": ("analytics", "sqlanon_tmp_0123456789ab"),
+            "source": WEIRD_SOURCE,
+            "columns": [
+                {"name": "age", "qi_index": 0},
+                {"name": "diagnosis", "qi_index": None},
+                {"name": WEIRD, "qi_index": 1},
+            ],
+            "qis": [
+                {"column": "age", "coded": f"{PREFIX}c0", "level": 2},
+                {"column": WEIRD, "coded": f"{PREFIX}c1", "level": 0},
+            ],
+            "k": 5,
+            "mask": False,
+            "basic": False,
+        },
+    ),
+    "write_output_mask_basic": (
+        "write_output.sql.j2",
+        {
+            "table": ("sqlanon_tmp_ba9876543210",),
+            "source": (f"{PREFIX}src",),
+            "columns": [
+                {"name": PERCENT, "qi_index": 1},
+                {"name": "age", "qi_index": 0},
+                {"name": "length_of_stay", "qi_index": None},
+            ],
+            "qis": [
+                {"column": "age", "coded": f"{PREFIX}c0", "level": 1},
+                {"column": PERCENT, "coded": f"{PREFIX}c1", "level": 3},
+            ],
+            "k": 3,
+            "mask": True,
+            "basic": True,
+        },
+    ),
+}
+
+#: Template files (relative to ``sql/``, as ``template_names()`` lists them) rendered by the golden tests.
+RENDERED: set[str] = set()
+
+
+def make_adapter(engine: str) -> EngineAdapter:
+    if engine == "duckdb":
+        return DuckDBAdapter(":memory:", "duckdb:///:memory:")
+    return PostgresAdapter(
+        "postgresql://golden:secret@localhost:5432/golden", "postgresql+psycopg://golden:***@localhost:5432/golden"
+    )
+
+
+def _resolve(engine: str, name: str) -> str:
+    """The file the engine's template loader picks: ``sql/<engine>/name`` overrides ``sql/common/name``."""
+    root = sql_root()
+    return f"{engine}/{name}" if (root / engine / name).is_file() else f"common/{name}"
+
+
+def _loaded_files(engine: str, name: str) -> set[str]:
+    """The template file for ``name`` plus every file it imports or includes (transitively)."""
+    parser = jinja2.Environment()
+    seen: set[str] = set()
+    todo = [name]
+    while todo:
+        current = todo.pop()
+        path = _resolve(engine, current)
+        if path in seen:
+            continue
+        seen.add(path)
+        ast = parser.parse((sql_root() / path).read_text(encoding="utf-8"))
+        for ref in jinja2.meta.find_referenced_templates(ast):
+            assert ref is not None, f"{path}: dynamic template reference cannot be tracked"
+            todo.append(ref)
+    return seen
+
+
+def render(engine: str, template: str, context: dict[str, Any]) -> tuple[str, list[Any]]:
+    """Render through the real adapter and record which template files took part."""
+    sql, params = make_adapter(engine).render(template, **context)
+    RENDERED.update(_loaded_files(engine, template))
+    return sql, params
+
+
+def snapshot_text(sql: str, params: list[Any]) -> str:
+    return sql + PARAMS_PREFIX + repr(params) + "\n"
+
+
+def _placeholders(engine: str, sql: str) -> int:
+    if engine == "duckdb":
+        return sql.count("?")
+    return len(re.findall("%s", sql.replace("%%", "")))
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_golden_sql(case: str, engine: str) -> None:
+    template, context = CASES[case]
+    sql, params = render(engine, template, context)
+
+    # Sanity independent of the snapshot: markers all replaced, one placeholder per parameter.
+    assert "\x00" not in sql
+    assert sql.endswith("\n") and not sql.endswith("\n\n")
+    assert _placeholders(engine, sql) == len(params), sql
+
+    path = SNAPSHOTS / case / engine / "out.sql"
+    actual = snapshot_text(sql, params)
+    if UPDATE:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(actual, encoding="utf-8")
+        return
+    if not path.is_file():
+        pytest.fail(f"no snapshot {path.relative_to(SNAPSHOTS.parent)}; create it with SQLANON_UPDATE_SNAPSHOTS=1")
+    expected = path.read_text(encoding="utf-8")
+    assert actual == expected, (
+        f"rendered SQL differs from {path.relative_to(SNAPSHOTS.parent)} "
+        f"(regenerate with SQLANON_UPDATE_SNAPSHOTS=1 if the change is intended)"
+    )
+
+
+def test_snapshot_files_parse_back() -> None:
+    """Every stored snapshot belongs to a case and ends with its bind parameters."""
+    stored = {p.relative_to(SNAPSHOTS).as_posix() for p in SNAPSHOTS.rglob("out.sql")}
+    expected = {f"{case}/{engine}/out.sql" for case in CASES for engine in ENGINES}
+    assert stored == expected, "stale or missing snapshot files"
+    for rel in stored:
+        last = (SNAPSHOTS / rel).read_text(encoding="utf-8").rstrip("\n").splitlines()[-1]
+        assert last.startswith(PARAMS_PREFIX), rel
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_duckdb_rendering_parses_as_one_statement(case: str) -> None:
+    """DuckDB's parser accepts every rendering as exactly one statement (no injection splits it)."""
+    import duckdb
+
+    sql, _ = render("duckdb", *CASES[case])
+    con = duckdb.connect()
+    try:
+        statements = con.extract_statements(sql)
+    finally:
+        con.close()
+    assert len(statements) == 1
+
+
+def test_hostile_identifiers_are_quoted() -> None:
+    """The hostile identifier only ever appears quoted (embedded quote doubled), never bare."""
+    quoted = '"we""ird; col"'
+    for engine in ENGINES:
+        sql, _ = render(engine, *CASES["write_output_remove"])
+        assert quoted in sql
+        rest = sql.replace(quoted, "")
+        assert 'we"ird' not in rest and "ird; col" not in rest
+
+
+def test_postgres_uses_hashable_match_override() -> None:
+    """PostgreSQL renders the extended-match join through match_key; DuckDB uses IS NOT DISTINCT FROM."""
+    duck, _ = render("duckdb", *CASES["build_frequency_set_extended"])
+    pg, _ = render("postgres", *CASES["build_frequency_set_extended"])
+    assert "IS NOT DISTINCT FROM" in duck and "match_key" not in duck
+    assert "match_key" in pg and "IS NOT DISTINCT FROM" not in pg
+
+
+def test_postgres_escapes_percent() -> None:
+    """psycopg treats '%' as a placeholder marker; identifiers with '%' are doubled, placeholders are %s."""
+    duck, duck_params = render("duckdb", *CASES["check_table"])
+    pg, pg_params = render("postgres", *CASES["check_table"])
+    assert '"pct%col"' in duck and '"pct%%col"' in pg
+    assert duck_params == pg_params == [5, 5]
+    assert pg.replace("%%", "%").replace("%s", "?") == duck
+
+
+def test_every_template_is_rendered_by_a_golden_test() -> None:
+    for case in sorted(CASES):
+        template, context = CASES[case]
+        for engine in ENGINES:
+            render(engine, template, context)
+    names = set(template_names())
+    assert names, "template_names() found no templates"
+    missing = sorted(names - RENDERED)
+    assert not missing, f"templates not rendered by any golden SQL test: {missing}"
+    unknown = sorted(RENDERED - names)
+    assert not unknown, f"rendered files template_names() does not list: {unknown}"
