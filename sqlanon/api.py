@@ -89,12 +89,14 @@ def anonymize(
         adapter = session.adapter
         data = session.prepare()
         if target == data.source:
-            raise ConfigError(f"output.table: the output must not be the source table ({display_name(target)})")
+            raise session.named(
+                ConfigError(f"output.table: the output must not be the source table ({display_name(target)})")
+            )
         if adapter.table_exists(target) and cfg.output.if_exists == "fail":
-            raise ConfigError(
+            raise session.named(ConfigError(
                 f"output.table: table {display_name(target)} already exists in {adapter.display_url} "
                 f"(set output.if_exists: replace to overwrite it)"
-            )
+            ))
         metric = metric_by_name(cfg.search.metric)
         evaluator = NodeEvaluator(adapter, data.fset, cfg.privacy.k, loss_weights=metric.needs_loss_weights)
         criterion = KAnonymity(cfg.privacy.k)
@@ -248,8 +250,9 @@ def explain(config: AnonymizeConfig | str | Path, *, node: dict[str, int] | None
         sql, params = evaluator.sql(levels)
         shown = ", ".join(f"{q}={lvl}" for q, lvl in zip(qis, levels, strict=True))
         return (
-            f"-- engine: {session.adapter.name}\n-- frequency set (built once per run)\n{fs_sql}"
-            f"-- bind parameters: {fs_params}\n\n-- node {shown}\n{sql}-- bind parameters: {params}\n"
+            f"-- engine: {session.adapter.name}\n-- frequency set (built once per run)\n"
+            f"{session.adapter.display_sql(fs_sql)}-- bind parameters: {fs_params}\n\n-- node {shown}\n"
+            f"{session.adapter.display_sql(sql)}-- bind parameters: {params}\n"
         )
 
 
@@ -278,7 +281,7 @@ def check(db: str, table: str, qis: list[str], k: int | None = None) -> CheckRes
     if k is not None and k < 1:
         raise ConfigError(f"--k: must be >= 1 (got {k})")
     parts = parse_qualified_name(table)
-    adapter = adapter_for_url(db, Path.cwd())
+    adapter = adapter_for_url(db, Path.cwd(), create=False)
     adapter.connect()
     try:
         try:

@@ -31,6 +31,9 @@ def _run(as_json: bool, action: Callable[[], Any]) -> None:
     try:
         action()
     except KeyboardInterrupt:
+        if as_json:
+            click.echo(json.dumps({"status": "interrupted", "error": "interrupted; nothing was written",
+                                   "exit_code": 130}))
         click.echo("sqlanon: interrupted; nothing was written", err=True)
         sys.exit(130)
     except SqlanonError as exc:
@@ -229,12 +232,12 @@ def demo(path: Path, rows: int, k: int, as_json: bool) -> None:
             return
         click.echo(f"created table patients ({rows} rows with NULLs) in {path}")
         click.echo(_summary(result))
-        click.echo("\nfirst rows of patients_k5 (random order):")
+        click.echo(f"\nfirst rows of patients_k{k} (random order):")
         widths = [max(len(str(r[i])) for r in sample) for i in range(len(sample[0]))]
         for row in sample:
             click.echo("  " + "  ".join(str(v).ljust(w) for v, w in zip(row, widths, strict=True)))
         click.echo(f"\nconfig written to {config_path}; re-run with: sqlanon anonymize {config_path}")
-        click.echo(f"check it: sqlanon check --db duckdb:///{path} --table patients_k5 "
+        click.echo(f"check it: sqlanon check --db duckdb:///{path} --table patients_k{k} "
                    f"--qi age,zip,sex,admitted --k {k}")
 
     _run(as_json, action)

@@ -11,14 +11,17 @@ from .config import parse_config
 from .engines import adapter_for_url
 
 DEMO_TABLE = "patients"
-DEMO_OUTPUT = "patients_k5"
+
+
+def demo_output(k: int) -> str:
+    return f"patients_k{k}"
 
 
 def demo_config(database: Path, k: int = 5) -> dict:
     """The config the demo runs (also written next to the database so it can be re-run and edited)."""
     return {
         "source": {"url": f"duckdb:///{database.name}", "table": DEMO_TABLE},
-        "output": {"table": DEMO_OUTPUT, "if_exists": "replace", "suppressed_rows": "remove"},
+        "output": {"table": demo_output(k), "if_exists": "replace", "suppressed_rows": "remove"},
         "attributes": {
             "patient_id": {"role": "identifier"},
             "name": {"role": "identifier"},
@@ -42,7 +45,6 @@ def create_demo_database(database: Path, rows: int, seed: float = 0.42) -> None:
     adapter.connect()
     try:
         adapter.set_random_seed(seed)
-        adapter.run("drop_table.sql.j2", table=(DEMO_OUTPUT,))
         adapter.run("drop_table.sql.j2", table=(DEMO_TABLE,))
         adapter.run("create_demo_table.sql.j2", table=(DEMO_TABLE,), rows=rows)
     finally:
@@ -65,8 +67,8 @@ def run_demo(database: Path, rows: int = 20_000, k: int = 5) -> tuple[Anonymizat
     adapter = adapter_for_url(f"duckdb:///{database}")
     adapter.connect()
     try:
-        sample = adapter.execute(f"SELECT * FROM {adapter.quote_identifier(DEMO_OUTPUT)} LIMIT 5")
-        header = adapter.column_names((DEMO_OUTPUT,))
+        sample = adapter.execute(f"SELECT * FROM {adapter.quote_identifier(demo_output(k))} LIMIT 5")
+        header = adapter.column_names((demo_output(k),))
     finally:
         adapter.close()
     return result, config_path, [tuple(header), *sample]

@@ -41,7 +41,9 @@ class Session:
     def __init__(self, config: AnonymizeConfig, db_url: str | None = None) -> None:
         self.config = config
         url = db_url or config.source.url or DEFAULT_URL
-        self.adapter: EngineAdapter = adapter_for_url(url, config.base_dir if db_url is None else Path.cwd())
+        self.adapter: EngineAdapter = adapter_for_url(
+            url, config.base_dir if db_url is None else Path.cwd(), create=config.source.csv is not None
+        )
         self.prefix = f"sqlanon_{secrets.token_hex(4)}_"
         self.temporary: list[str] = []
 
@@ -99,6 +101,21 @@ class Session:
 
     # -- preparation ------------------------------------------------------------------------------
     def prepare(self) -> PreparedData:
+        """Open the source, check roles, load and validate hierarchies, build the frequency set."""
+        try:
+            return self._prepare()
+        except ConfigError as exc:
+            raise self.named(exc) from None
+
+    def named(self, exc: ConfigError) -> ConfigError:
+        """The same error, its message prefixed with the config file it is about."""
+        prefix = f"{self.config.source_file}: "
+        text = str(exc)
+        if text.startswith(prefix):
+            return exc
+        return type(exc)("\n".join(prefix + line for line in text.splitlines()))
+
+    def _prepare(self) -> PreparedData:
         cfg = self.config
         source, shown = self.open_source()
         columns = self.check_columns(source, shown)

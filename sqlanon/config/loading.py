@@ -33,11 +33,13 @@ def load_config(path: str | Path) -> AnonymizeConfig:
 
 
 def parse_config(data: Any, source: str = "<config>", base_dir: Path | None = None) -> AnonymizeConfig:
+    if isinstance(data, dict) and ({"base_dir", "source_file"} & data.keys()):
+        raise ConfigError(f"{source}: unknown key {sorted({'base_dir', 'source_file'} & data.keys())[0]}")
     if not isinstance(data, dict):
         raise ConfigError(f"{source}: the config must be a mapping with keys source, output, attributes, privacy")
     data = _substitute(data, source, ())
     try:
-        return AnonymizeConfig.model_validate({**data, "base_dir": base_dir or Path.cwd()})
+        return AnonymizeConfig.model_validate({**data, "base_dir": base_dir or Path.cwd(), "source_file": source})
     except ValidationError as exc:
         raise ConfigError(_format_errors(source, exc, data)) from None
 

@@ -144,11 +144,17 @@ class PrivacyConfig(_Strict):
     suppression_limit: float | StrictInt = 0.0
     null_handling: Literal["extended", "basic"] = "extended"
 
+    @field_validator("suppression_limit", mode="before")
+    @classmethod
+    def _not_bool(cls, value: object) -> object:
+        # YAML's yes/true would otherwise become 1.0 (suppress everything).
+        if isinstance(value, bool):
+            raise ValueError("must be a number: a fraction in [0, 1] or an integer count")
+        return value
+
     @field_validator("suppression_limit")
     @classmethod
     def _limit(cls, value: float | int) -> float | int:
-        if isinstance(value, bool):
-            raise ValueError("must be a number")
         if isinstance(value, int):
             if value < 0:
                 raise ValueError(f"an absolute count must be >= 0 (got {value})")
@@ -186,6 +192,8 @@ class AnonymizeConfig(_Strict):
     search: SearchConfig = SearchConfig()
     #: Folder of the config file: relative paths in the config are resolved against it.
     base_dir: Path = Field(default=Path("."), exclude=True)
+    #: Where the config came from (file path), to name it in error messages.
+    source_file: str = Field(default="<config>", exclude=True)
 
     @model_validator(mode="after")
     def _has_qi(self) -> AnonymizeConfig:

@@ -72,6 +72,10 @@ class EngineAdapter:
 
         return self._finalize_sql(_MARKER.sub(substitute, self._escape_sql(text))), params
 
+    def display_sql(self, sql: str) -> str:
+        """SQL as the server receives it (undoing driver-specific escaping), for ``explain``."""
+        return sql
+
     def _escape_sql(self, text: str) -> str:
         """Escape characters the driver would treat specially (psycopg: ``%``)."""
         return text

@@ -7,7 +7,7 @@ import tempfile
 from collections.abc import Sequence
 from typing import Any
 
-from ..errors import EngineError, InputError
+from ..errors import ConfigError, EngineError, InputError
 from .base import EngineAdapter
 
 
@@ -16,13 +16,18 @@ class DuckDBAdapter(EngineAdapter):
     SUPPORTS_CSV_SOURCE = True
     PLACEHOLDER = "?"
 
-    def __init__(self, database: str, display_url: str) -> None:
+    def __init__(self, database: str, display_url: str, create: bool = True) -> None:
         super().__init__(database, display_url)
         self.database = database
+        self.create = create
         self._con: Any = None
 
     def connect(self) -> None:
         import duckdb
+
+        if not self.create and self.database != ":memory:" and not os.path.exists(self.database):
+            # A mistyped path would otherwise silently create an empty database.
+            raise ConfigError(f"DuckDB database file not found: {self.database} (from {self.display_url})")
 
         try:
             self._con = duckdb.connect(self.database)

@@ -38,6 +38,9 @@ class PostgresAdapter(EngineAdapter):
         password = make_url(self.url.replace("postgresql://", "postgresql+psycopg://", 1)).password
         return text.replace(password, "***") if password else text
 
+    def display_sql(self, sql: str) -> str:
+        return sql.replace("%%", "%")
+
     def _escape_sql(self, text: str) -> str:
         # psycopg parses %-placeholders whenever parameters are passed; identifiers may contain '%'.
         return text.replace("%", "%%")

@@ -25,10 +25,11 @@ def mask_url(url: str) -> str:
         return "<unparseable database URL>"
 
 
-def adapter_for_url(url: str, base_dir: Path | None = None) -> EngineAdapter:
+def adapter_for_url(url: str, base_dir: Path | None = None, create: bool = True) -> EngineAdapter:
     """Return an unconnected adapter for ``url`` (``duckdb:///file``, ``postgresql[+psycopg]://...``).
 
-    Relative DuckDB file paths are resolved against ``base_dir`` (the config file's folder).
+    Relative DuckDB file paths are resolved against ``base_dir`` (the config file's folder); with
+    ``create=False`` a DuckDB file that does not exist is an error instead of a new empty database.
     """
     try:
         parsed = make_url(url)
@@ -41,7 +42,7 @@ def adapter_for_url(url: str, base_dir: Path | None = None) -> EngineAdapter:
         database = parsed.database or ":memory:"
         if database != ":memory:" and base_dir is not None and not Path(database).is_absolute():
             database = str((base_dir / database).resolve())
-        return DuckDBAdapter(database, mask_url(url))
+        return DuckDBAdapter(database, mask_url(url), create=create)
     if backend in ("postgresql", "postgres"):
         from .postgres import PostgresAdapter
 

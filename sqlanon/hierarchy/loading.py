@@ -101,6 +101,8 @@ def load_hierarchy(
         except Exception as exc:
             raise InputError(f"{where}.{kind}: cannot build the hierarchy from column {attribute!r}: {exc}") from None
 
+    if kind == "csv":
+        where = f"{where} (file {config.csv})"  # content errors name the hierarchy file too
     _validate(adapter, raw, source, attribute, height, where)
     leaves, null_rows, top_labels, top_label = adapter.run("describe_hierarchy.sql.j2", lookup=raw, height=height)[0]
     if leaves == 0:
