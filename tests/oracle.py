@@ -10,7 +10,7 @@ itself. A ``None`` key maps NULL explicitly (level 0 of NULL stays NULL).
 >>> o = Oracle([{"x": "a"}, {"x": "b"}, {"x": None}], ["x"], {"x": h}, k=2, max_suppressed=1)
 >>> r = o.evaluate((1,))
 >>> sorted(r.classes.items(), key=repr)
-[((None,), 1), (('ab',), 2)]
+[(('ab',), 2), ((None,), 1)]
 >>> r.suppressed, r.feasible, r.values["dm_star"], r.values["aecs"]
 (1, True, Fraction(5, 1), Fraction(2, 1))
 >>> o.optimum("height")
