@@ -71,6 +71,22 @@ CONFIGURATIONS: list[tuple[int, float]] = [(5, 0.0), (5, 0.05), (2, 0.0), (10, 0
 METRICS = ("loss", "dm_star")
 ENGINES = ("duckdb", "postgres")
 
+# Privacy models on ADULT's sensitive attribute occupation (issue 3's benchmark): name -> (models, hierarchy?).
+MODEL_PRESETS: dict[str, tuple[list[dict[str, Any]], bool]] = {
+    "distinct3": ([{"distinct_l_diversity": {"l": 3}}], False),
+    "entropy3": ([{"entropy_l_diversity": {"l": 3}}], False),
+    "recursive4_3": ([{"recursive_cl_diversity": {"c": 4, "l": 3}}], False),
+    "equal0.2": ([{"t_closeness": {"t": 0.2, "distance": "equal"}}], False),
+    "hierarchical0.2": ([{"t_closeness": {"t": 0.2, "distance": "hierarchical"}}], True),
+}
+SENSITIVE = {"adult": "occupation"}
+
+# ARX 3.9.2, warm JVM, ADULT k=5 5% Loss with a model on occupation: model -> (seconds, nodes checked).
+ARX_MODEL_REFERENCE: dict[tuple[str, str], tuple[float, int]] = {
+    ("distinct3", "loss"): (0.677, 450),
+    ("equal0.2", "loss"): (1.707, 3051),
+}
+
 # ARX 3.9.2, warm JVM: (dataset, k, suppression, metric) -> (seconds, nodes checked).
 ARX_REFERENCE: dict[tuple[str, int, float, str], tuple[float, int]] = {
     ("adult", 5, 0.0, "loss"): (0.117, 122),
@@ -90,6 +106,7 @@ class Row:
     suppression: float
     metric: str
     mode: str = "warm"
+    model: str = "-"
     times: list[float] = field(default_factory=list)
     nodes: int | None = None
     statements: int | None = None
@@ -110,6 +127,10 @@ class Row:
 
     @property
     def arx(self) -> tuple[float, int] | None:
+        if self.model != "-":
+            if (self.dataset, self.k, self.suppression) != ("adult", 5, 0.05):
+                return None
+            return ARX_MODEL_REFERENCE.get((self.model, self.metric))
         return ARX_REFERENCE.get((self.dataset, self.k, self.suppression, self.metric))
 
     @property
@@ -131,7 +152,8 @@ def csv_header(path: Path) -> list[str]:
         return next(csv.reader(fh, delimiter=";"))
 
 
-def build_config(ds: Dataset, k: int, suppression: float, metric: str, *, postgres_table: str | None) -> dict:
+def build_config(ds: Dataset, k: int, suppression: float, metric: str, *, postgres_table: str | None,
+                 model: str = "-") -> dict:
     """The config dict; every CSV column gets a role (non-QIs are insensitive); paths are absolute."""
     columns = csv_header(ds.csv_path)
     missing = [q for q in ds.qis if q not in columns]
@@ -143,6 +165,12 @@ def build_config(ds: Dataset, k: int, suppression: float, metric: str, *, postgr
         for q in ds.qis
     }
     attributes.update({c: {"role": "insensitive"} for c in columns if c not in ds.qis})
+    if model != "-":
+        models, hierarchical = MODEL_PRESETS[model]
+        sensitive = SENSITIVE[ds.key]
+        attributes[sensitive] = {"role": "sensitive", "models": models}
+        if hierarchical:
+            attributes[sensitive]["hierarchy"] = {"csv": str(ds.hierarchy_path(sensitive)), "delimiter": ";"}
     if postgres_table is None:
         source: dict[str, Any] = {"url": "duckdb:///:memory:", "csv": str(ds.csv_path), "delimiter": ";"}
     else:
@@ -261,15 +289,15 @@ def fill_from_result(row: Row, result: dict[str, Any], metric: str) -> None:
 
 
 def run_warm(ds: Dataset, engine: str, k: int, supp: float, metric: str, runs: int, warmup: int,
-             pg: Postgres | None) -> Row:
+             pg: Postgres | None, model: str = "-") -> Row:
     import sqlanon
     from sqlanon.config import parse_config
 
-    row = Row(ds.key, engine, k, supp, metric)
+    row = Row(ds.key, engine, k, supp, metric, model=model)
     try:
         table = pg.table_for(ds) if engine == "postgres" and pg is not None else None
         db = pg.sqlanon_url if table is not None and pg is not None else None
-        cfg = parse_config(build_config(ds, k, supp, metric, postgres_table=table),
+        cfg = parse_config(build_config(ds, k, supp, metric, postgres_table=table, model=model),
                            source=f"<{ds.key} k={k} supp={supp} {metric}>", base_dir=REPO)
         for i in range(warmup + runs):
             started = time.perf_counter()
@@ -328,7 +356,7 @@ def run_cold(ds: Dataset, engine: str, k: int, supp: float, metric: str, runs: i
 
 
 # -- reporting --------------------------------------------------------------------------------------
-COLUMNS = ["dataset", "engine", "mode", "k", "supp", "metric", "median s", "min s", "max s", "runs", "nodes",
+COLUMNS = ["dataset", "engine", "mode", "model", "k", "supp", "metric", "median s", "min s", "max s", "runs", "nodes",
            "stmts", "ms/node", "levels", "metric value", "suppressed", "ARX s/nodes", "x ARX"]
 
 
@@ -338,7 +366,7 @@ def _fmt(value: float | None, digits: int = 3) -> str:
 
 def cells(row: Row) -> list[str]:
     label = DATASETS[row.dataset].label
-    base = [label, row.engine, row.mode, str(row.k), f"{row.suppression * 100:g}%", row.metric]
+    base = [label, row.engine, row.mode, row.model, str(row.k), f"{row.suppression * 100:g}%", row.metric]
     arx = f"{row.arx[0]:.3f}/{row.arx[1]}" if row.arx else "-"
     if row.error:
         return [*base, "ERROR", "-", "-", "-", "-", "-", "-", row.error[:60], "-", "-", arx, "-"]
@@ -425,6 +453,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--cold", action="store_true",
                    help="time `sqlanon anonymize CONFIG --dry-run --json` as a fresh subprocess "
                         "(ADULT k=5 5%% loss unless --datasets/--configs/--metrics say otherwise)")
+    p.add_argument("--models", default=None, type=lambda v: _csv_list(v, list(MODEL_PRESETS), "model"),
+                   help="privacy models on ADULT's occupation (issue 3): " + ", ".join(MODEL_PRESETS)
+                        + "; runs ADULT k=5 5%% for each (default: none)")
     p.add_argument("--markdown", action="store_true", help="print the result table as markdown")
     p.add_argument("--json-out", type=Path, default=None, metavar="FILE",
                    help="also write all results as JSON")
@@ -443,6 +474,11 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
             args.configs = [(5, 0.05)]
         if "--engines" not in given:
             args.engines = ["duckdb"]
+    if args.models:
+        if "--datasets" not in given:
+            args.datasets = ["adult"]
+        if "--configs" not in given:
+            args.configs = [(5, 0.05)]
     if args.configs is None:
         args.configs = list(CONFIGURATIONS)
     return args
@@ -475,12 +511,15 @@ def main(argv: list[str] | None = None) -> int:
             for engine in args.engines:
                 for k, supp in args.configs:
                     for metric in args.metrics:
-                        if args.cold:
-                            row = run_cold(ds, engine, k, supp, metric, args.runs, pg)
-                        else:
-                            row = run_warm(ds, engine, k, supp, metric, args.runs, args.warmup, pg)
-                        print_progress(row)
-                        rows.append(row)
+                        for model in args.models or ["-"]:
+                            if model != "-" and ds.key not in SENSITIVE:
+                                continue
+                            if args.cold:
+                                row = run_cold(ds, engine, k, supp, metric, args.runs, pg)
+                            else:
+                                row = run_warm(ds, engine, k, supp, metric, args.runs, args.warmup, pg, model)
+                            print_progress(row)
+                            rows.append(row)
     print(f"total wall time {time.perf_counter() - started:.1f} s", file=sys.stderr)
     print()
     for key in args.datasets:

@@ -16,10 +16,10 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from .audit import CheckResult, check  # noqa: F401  (re-exported: sqlanon.check, sqlanon.api.check)
 from .config import AnonymizeConfig, load_config
-from .criteria import KAnonymity
-from .engines import adapter_for_url
-from .errors import ConfigError, InputError, NoSolutionError
+from .criteria import criteria_from_config
+from .errors import ConfigError, NoSolutionError
 from .evaluation import NodeEvaluator
 from .identifiers import display_name, parse_qualified_name
 from .lattice import Node
@@ -98,8 +98,10 @@ def anonymize(
                 f"(set output.if_exists: replace to overwrite it)"
             ))
         metric = metric_by_name(cfg.search.metric)
-        evaluator = NodeEvaluator(adapter, data.fset, cfg.privacy.k, loss_weights=metric.needs_loss_weights)
-        criterion = KAnonymity(cfg.privacy.k)
+        criteria = criteria_from_config(cfg)
+        evaluator = NodeEvaluator(
+            adapter, data.fset, cfg.privacy.k, loss_weights=metric.needs_loss_weights, criteria=criteria
+        )
         tick = None
         if progress is not None:
             def tick(evaluated: int, best: Fraction | None) -> None:
@@ -107,7 +109,7 @@ def anonymize(
                          None if best is None else metric.display(best, data.ctx), time.perf_counter() - started)
         problem = SearchProblem(
             data.lattice, evaluator, metric, data.ctx,
-            monotone_criteria=criterion.is_monotonic_with_generalization(), progress=tick,
+            monotone_criteria=all(c.is_monotonic_with_generalization() for c in criteria), progress=tick,
         )
         if cfg.search.strategy == "exhaustive":
             strategy = ExhaustiveStrategy(cfg.search.max_exhaustive_nodes, cfg.search.force)
@@ -115,9 +117,10 @@ def anonymize(
             strategy = STRATEGIES[cfg.search.strategy]()
         found = strategy.search(problem)
         if found.node is None:
+            models = ", ".join(c.kind for c in criteria)
             raise NoSolutionError(
                 f"no transformation within the generalization limits keeps suppression within "
-                f"{data.ctx.max_suppressed} of {data.ctx.records} records for k={cfg.privacy.k} "
+                f"{data.ctx.max_suppressed} of {data.ctx.records} records for k={cfg.privacy.k} ({models}) "
                 f"({found.nodes_evaluated} nodes evaluated); raise max_level, the suppression limit, or lower k"
             )
         node = found.node
@@ -129,7 +132,7 @@ def anonymize(
         verification = None
         output_rows = None
         if not dry_run:
-            verification = _write_and_verify(session, cfg, data, node, target)
+            verification = _write_and_verify(session, cfg, data, node, target, evaluator)
             output_rows = verification["rows"]
         return AnonymizationResult(
             status="dry_run" if dry_run else ("ok" if verification and verification["verified"] else "unverified"),
@@ -162,10 +165,14 @@ def anonymize(
 
 
 def _write_and_verify(
-    session: Session, cfg: AnonymizeConfig, data: PreparedData, node: Node, target: tuple[str, ...]
+    session: Session, cfg: AnonymizeConfig, data: PreparedData, node: Node, target: tuple[str, ...],
+    evaluator: NodeEvaluator,
 ) -> dict[str, Any]:
     adapter = session.adapter
     qis = cfg.quasi_identifiers
+    failing = f"{session.prefix}fail"
+    session.temporary.append(failing)
+    adapter.run("find_failing_classes.sql.j2", failing=failing, **evaluator.context(node, False))
     write_output(
         adapter,
         target=target,
@@ -177,7 +184,7 @@ def _write_and_verify(
             {"column": h.attribute, "coded": h.coded_table, "level": level}
             for h, level in zip(data.hierarchies, node, strict=True)
         ],
-        k=cfg.privacy.k,
+        failing=failing,
         mask=cfg.output.suppressed_rows == "mask",
         basic=cfg.privacy.null_handling == "basic",
     )
@@ -185,9 +192,39 @@ def _write_and_verify(
         adapter, table=target, qis=qis, k=cfg.privacy.k, considered=data.ctx.records,
         max_suppressed=data.ctx.max_suppressed, mask=cfg.output.suppressed_rows == "mask",
     ).to_dict()
+    if evaluator.models:
+        verification.update(_verify_models(session, cfg, data, node, target, evaluator))
+        verification["verified"] = verification["verified"] and verification["models_verified"]
     if cfg.output.csv is not None:
         export_csv(session, target, cfg.resolve(cfg.output.csv))
     return verification
+
+
+def _verify_models(
+    session: Session, cfg: AnonymizeConfig, data: PreparedData, node: Node, target: tuple[str, ...],
+    evaluator: NodeEvaluator,
+) -> dict[str, Any]:
+    """Re-check every privacy model on the written table (read back and mapped to hierarchy codes)."""
+    adapter = session.adapter
+    table = f"{session.prefix}vfs"
+    session.temporary.append(table)
+    adapter.run(
+        "build_verification_set.sql.j2", table=table, output=target,
+        qis=[{"column": h.attribute, "coded": h.coded_table, "level": level}
+             for h, level in zip(data.hierarchies, node, strict=True)],
+        sensitive=list(data.fset.sensitive),
+    )
+    context = {**evaluator.context(node, False), "table": table}
+    row = adapter.run("evaluate_node.sql.j2", **context)[0]
+    failed_classes, failed_records = int(row[2]), int(row[1])
+    mask = cfg.output.suppressed_rows == "mask"
+    # Removed: nothing written may fail. Masked: only the all-'*' class may (when every QI is at its top).
+    ok = failed_records == 0 if not mask else failed_records <= data.ctx.max_suppressed
+    return {
+        "models_verified": ok,
+        "models_checked": [m["kind"] for m in evaluator.models],
+        "classes_failing_models": failed_classes,
+    }
 
 
 def export_csv(session: Session, table: tuple[str, ...], path: Path) -> None:
@@ -241,11 +278,12 @@ def explain(config: AnonymizeConfig | str | Path, *, node: dict[str, int] | None
             limits = ", ".join(f"{q}<={m}" for q, m in zip(qis, data.lattice.max_levels, strict=True))
             raise ConfigError(f"--node: {levels} is outside the lattice ({limits})")
         metric = metric_by_name(cfg.search.metric)
-        evaluator = NodeEvaluator(session.adapter, data.fset, cfg.privacy.k, metric.needs_loss_weights)
+        evaluator = NodeEvaluator(session.adapter, data.fset, cfg.privacy.k, metric.needs_loss_weights,
+                                  criteria_from_config(cfg))
         fs_sql, fs_params = session.adapter.render(
             "build_frequency_set.sql.j2", table=data.fset.table, source=data.source,
             qis=[{"column": h.attribute, "coded": h.coded_table, "height": h.height} for h in data.hierarchies],
-            basic=cfg.privacy.null_handling == "basic",
+            basic=cfg.privacy.null_handling == "basic", sensitive=list(data.fset.sensitive),
         )
         sql, params = evaluator.sql(levels)
         shown = ", ".join(f"{q}={lvl}" for q, lvl in zip(qis, levels, strict=True))
@@ -254,60 +292,3 @@ def explain(config: AnonymizeConfig | str | Path, *, node: dict[str, int] | None
             f"{session.adapter.display_sql(fs_sql)}-- bind parameters: {fs_params}\n\n-- node {shown}\n"
             f"{session.adapter.display_sql(sql)}-- bind parameters: {params}\n"
         )
-
-
-@dataclass
-class CheckResult:
-    table: str
-    quasi_identifiers: list[str]
-    k: int | None
-    rows: int
-    classes: int
-    smallest_class: int | None
-    largest_class: int | None
-    classes_below_k: int | None
-    records_below_k: int | None
-    rows_with_null: int
-    k_anonymous: bool | None
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
-
-def check(db: str, table: str, qis: list[str], k: int | None = None) -> CheckResult:
-    """Measure k-anonymity of an existing table (NULL-aware: NULL is a value of its own)."""
-    if not qis:
-        raise ConfigError("--qi: give at least one quasi-identifier column")
-    if k is not None and k < 1:
-        raise ConfigError(f"--k: must be >= 1 (got {k})")
-    parts = parse_qualified_name(table)
-    adapter = adapter_for_url(db, Path.cwd(), create=False)
-    adapter.connect()
-    try:
-        try:
-            columns = adapter.column_names(parts)
-        except Exception:
-            raise InputError(f"--table: table {display_name(parts)} not found in {adapter.display_url}") from None
-        unknown = [q for q in qis if q not in columns]
-        if unknown:
-            raise ConfigError(
-                f"--qi: no column {', '.join(repr(u) for u in unknown)} in {display_name(parts)} "
-                f"(columns: {', '.join(columns)})"
-            )
-        row = adapter.run("check_table.sql.j2", table=parts, qis=qis, k=k if k is not None else 1)[0]
-    finally:
-        adapter.close()
-    rows, classes, smallest, largest, below, below_records, with_null = row
-    return CheckResult(
-        table=display_name(parts),
-        quasi_identifiers=qis,
-        k=k,
-        rows=int(rows),
-        classes=int(classes),
-        smallest_class=None if smallest is None else int(smallest),
-        largest_class=None if largest is None else int(largest),
-        classes_below_k=None if k is None else int(below),
-        records_below_k=None if k is None else int(below_records),
-        rows_with_null=int(with_null),
-        k_anonymous=None if k is None else int(below) == 0,
-    )

@@ -116,7 +116,10 @@ def _summary(result: Any) -> str:
             f"  output: {result.output_table} ({result.output_rows} rows) - "
             + ("verified: smallest class " + str(v["smallest_class"]) + f" >= k={result.k}, "
                f"{v['suppressed_rows']} suppressed <= {result.suppression_limit}"
-               if result.verified else "VERIFICATION FAILED: " + v["reason"])
+               + (f", privacy models re-checked ({', '.join(v['models_checked'])})" if "models_checked" in v else "")
+               if result.verified else "VERIFICATION FAILED: " + v["reason"]
+               + ("" if v.get("models_verified", True) else
+                  f"; {v['classes_failing_models']} written classes fail a privacy model"))
         )
     return "\n".join(lines)
 
@@ -126,20 +129,53 @@ def _summary(result: Any) -> str:
 @click.option("--table", required=True, help="Table to measure (schema.table allowed).")
 @click.option("--qi", required=True, help="Comma-separated quasi-identifier columns.")
 @click.option("--k", "k", type=int, help="Report classes and records below this k.")
+@click.option("--sensitive", metavar="S1,S2", help="Comma-separated sensitive attributes to measure.")
+@click.option("--hierarchy", "hierarchy", metavar="S=FILE", multiple=True,
+              help="Hierarchy of a sensitive attribute for hierarchical t-closeness: an ARX CSV file "
+                   "(value;level1;...;top, ';'-separated, one top value). Repeatable.")
+@click.option("--population", metavar="TABLE",
+              help="Population table with the same quasi-identifier columns; --table is the research subset "
+                   "(delta-presence).")
+@click.option("--c", "c", type=float, default=3.0, show_default=True,
+              help="c of recursive (c,l)-diversity (> 0).")
 @click.option("--json", "as_json", is_flag=True, help="Print exactly one JSON object on stdout.")
-def check(db: str, table: str, qi: str, k: int | None, as_json: bool) -> None:
-    """Measure k-anonymity of an existing table (NULL is a value of its own).
+def check(db: str, table: str, qi: str, k: int | None, sensitive: str | None, hierarchy: tuple[str, ...],
+          population: str | None, c: float, as_json: bool) -> None:
+    """Measure k-anonymity and attribute disclosure of an existing table, in SQL.
 
-    Exit code 0 when the table is k-anonymous (or no --k is given), 3 when it is not.
+    NULL is a value of its own, in quasi-identifiers and sensitive attributes.
+    Exit code 0 when the table is k-anonymous (or no --k is given), 3 when it
+    is not; the sensitive-attribute measures never change the exit code.
 
     \b
-    Example:
+    Per --sensitive attribute (over the equivalence classes; p = class, q = table distribution):
+      distinct l / p      min distinct values per class (distinct l-diversity, p-sensitivity)
+      entropy l           min exp(entropy) per class (entropy l-diversity)
+      recursive l         largest l with r1 < c (r_l + ... + r_m) in every class (c from --c)
+      alpha               max share of the most frequent value in a class ((alpha,k)-anonymity)
+      t (equal)           max 1/2 sum |p - q| over all values (t-closeness)
+      t (ordered)         max ordered-distance EMD, values ascending, NULL last (numeric columns)
+      t (hierarchical)    max hierarchical-distance EMD (needs --hierarchy S=FILE)
+      e                   min (max - min) per class, NULLs ignored ((k,e)-anonymity; numeric columns)
+    t (ordered) and e are null (n/a) when the column's type is not numeric.
+    With --population: delta_min / delta_max of subset / population records per class.
+
+    \b
+    Examples:
       sqlanon check --db duckdb:///sqlanon-demo.duckdb --table patients_k5 --qi age,zip,sex,admitted --k 5
+      sqlanon check --db duckdb:///study.duckdb --table study --qi age,zip --k 5 \\
+          --sensitive diagnosis,length_of_stay --hierarchy diagnosis=diagnosis.csv --c 4 --json
+      sqlanon check --db duckdb:///study.duckdb --table study --qi age,zip --population census
     """
     from .api import check as run
+    from .audit import format_report, parse_hierarchy_specs
 
     def action() -> None:
-        result = run(db, table, [q.strip() for q in qi.split(",") if q.strip()], k)
+        attributes = [s.strip() for s in (sensitive or "").split(",") if s.strip()]
+        if sensitive is not None and not attributes:
+            raise ConfigError("--sensitive: give at least one column name")
+        result = run(db, table, [q.strip() for q in qi.split(",") if q.strip()], k,
+                     sensitive=attributes, hierarchies=parse_hierarchy_specs(hierarchy), population=population, c=c)
         if as_json:
             click.echo(json.dumps(result.to_dict()))
         else:
@@ -150,6 +186,8 @@ def check(db: str, table: str, qi: str, k: int | None, as_json: bool) -> None:
             if k is not None:
                 click.echo(f"  k={k}: {result.classes_below_k} classes / {result.records_below_k} records below k "
                            f"-> {'k-anonymous' if result.k_anonymous else 'NOT k-anonymous'}")
+            for line in format_report(result):
+                click.echo(line)
         if k is not None and not result.k_anonymous:
             sys.exit(3)
 

@@ -14,9 +14,10 @@ from typing import Any
 
 from .config import AnonymizeConfig, Role
 from .engines import EngineAdapter, adapter_for_url
-from .errors import ConfigError, InputError
+from .errors import ConfigError, EngineError, InputError
 from .evaluation import FrequencySet
 from .hierarchy import LoadedHierarchy, load_hierarchy
+from .hierarchy.loading import validate_hierarchy_values
 from .identifiers import display_name, parse_qualified_name
 from .lattice import Lattice
 from .metrics import MetricContext
@@ -149,9 +150,14 @@ class Session:
                     f"{loaded.height - 1}"
                 )
             hierarchies.append(loaded)
+        sensitive = self._sensitive_domains(source, basic)
+        population = self._population(hierarchies, basic)
         fs_table = f"{self.prefix}fs"
         self.temporary.append(fs_table)
-        fset = FrequencySet.build(self.adapter, table=fs_table, source=source, hierarchies=hierarchies, basic=basic)
+        fset = FrequencySet.build(
+            self.adapter, table=fs_table, source=source, hierarchies=hierarchies, basic=basic,
+            sensitive=sensitive, population=population,
+        )
         lattice = Lattice.build(
             [h.height for h in hierarchies], [cfg.attributes[q].max_level for q in qis]
         )
@@ -170,6 +176,66 @@ class Session:
             ),
         )
         return PreparedData(source, shown, columns, total, removed, hierarchies, fset, lattice, ctx)
+
+    def _sensitive_domains(self, source: tuple[str, ...], basic: bool) -> list[dict[str, Any]]:
+        """One domain table per sensitive attribute with models (codes, table-wide counts, hierarchy codes)."""
+        cfg = self.config
+        out = []
+        for j, name in enumerate(cfg.sensitive_with_models):
+            attr = cfg.attributes[name]
+            kinds = {m.kind for m in attr.models}
+            numeric = "k_e_anonymity" in kinds or any(
+                m.t_closeness is not None and m.t_closeness.distance == "ordered" for m in attr.models
+            )
+            coded, height = None, 0
+            if attr.hierarchy is not None:
+                loaded = load_hierarchy(
+                    self.adapter, attr.hierarchy, attribute=name, source=source, resolve=cfg.resolve,
+                    prefix=self.prefix, index=100 + j, created=self.temporary,
+                )
+                coded, height = loaded.coded_table, loaded.height
+            domain = f"{self.prefix}d{j}"
+            self.temporary.append(domain)
+            try:
+                self.adapter.run(
+                    "build_sensitive_domain.sql.j2", table=domain, source=source, column=name,
+                    qis=cfg.quasi_identifiers, basic=basic, numeric=numeric, hierarchy=coded, height=height,
+                )
+            except EngineError as exc:
+                raise InputError(
+                    f"attributes.{name}: (k,e)-anonymity and ordered t-closeness need a numeric column ({exc})"
+                ) from None
+            values = int(self.adapter.execute(f"SELECT count(*) FROM {self.adapter.quote_identifier(domain)}")[0][0])
+            out.append({"column": name, "domain": domain, "domain_size": values, "numeric": numeric, "height": height})
+        return out
+
+    def _population(self, hierarchies: list[LoadedHierarchy], basic: bool) -> str | None:
+        """Frequency set of the delta-presence population, through the same hierarchies."""
+        dp = self.config.privacy.delta_presence
+        if dp is None:
+            return None
+        table = parse_qualified_name(dp.population_table)
+        try:
+            columns = self.adapter.column_names(table)
+        except Exception:
+            raise ConfigError(
+                f"privacy.delta_presence.population_table: table not found (value: {dp.population_table!r})"
+            ) from None
+        missing = [h.attribute for h in hierarchies if h.attribute not in columns]
+        if missing:
+            raise ConfigError(
+                f"privacy.delta_presence.population_table: {display_name(table)} lacks the quasi-identifier "
+                f"column(s) {', '.join(repr(m) for m in missing)}"
+            )
+        for h in hierarchies:
+            validate_hierarchy_values(
+                self.adapter, h, table, f"privacy.delta_presence.population_table ({h.attribute})"
+            )
+        pfs = f"{self.prefix}pfs"
+        self.temporary.append(pfs)
+        qis = [{"column": h.attribute, "coded": h.coded_table, "height": h.height} for h in hierarchies]
+        self.adapter.run("build_frequency_set.sql.j2", table=pfs, source=table, qis=qis, basic=basic, sensitive=[])
+        return pfs
 
     def output_columns(self, columns: list[str]) -> list[dict[str, Any]]:
         qis = self.config.quasi_identifiers

@@ -41,11 +41,71 @@ PREFIX = "sqlanon_0a1b2c3d_"
 SOURCE = ("analytics", "patients")
 WEIRD_SOURCE = ("analytics", WEIRD)
 
+NO_MODELS: dict[str, Any] = {"criteria": [], "sensitive": [], "population": None, "n": 1000}
+
+
+def _model(kind: str, index: int, attribute: int | None, **params: Any) -> dict[str, Any]:
+    return {"kind": kind, "index": index, "attribute": attribute, **params}
+
+
+#: Every privacy model kind on two sensitive attributes, plus delta-presence.
+MODELS: dict[str, Any] = {
+    "criteria": [
+        _model("distinct_l_diversity", 1, 0, l=3),
+        _model("entropy_l_diversity", 2, 0, l=2.5, tolerance=1e-9),
+        _model("recursive_cl_diversity", 3, 0, l=2, c={"num": 4, "den": 1}),
+        _model("t_closeness", 4, 0, t={"num": 1, "den": 5}, distance="equal"),
+        _model("t_closeness", 5, 0, t={"num": 1, "den": 5}, distance="hierarchical"),
+        _model("t_closeness", 6, 1, t={"num": 3, "den": 10}, distance="ordered"),
+        _model("p_sensitivity", 7, 1, l=2),
+        _model("alpha_k_anonymity", 8, 1, alpha={"num": 1, "den": 2}),
+        _model("k_e_anonymity", 9, 1, e=5000.0),
+        _model("delta_presence", 10, None, dmin={"num": 0, "den": 1}, dmax={"num": 1, "den": 2}),
+    ],
+    "sensitive": [
+        {"column": "diagnosis", "domain": f"{PREFIX}d0", "domain_size": 9, "numeric": False, "height": 3},
+        {"column": WEIRD, "domain": f"{PREFIX}d1", "domain_size": 40, "numeric": True, "height": 0},
+    ],
+    "population": f"{PREFIX}pfs",
+    "n": 30162,
+}
+
 #: case name -> (template, context). Case names are the snapshot folder names.
 CASES: dict[str, tuple[str, dict[str, Any]]] = {
     "add_null_row": (
         "add_null_row.sql.j2",
         {"lookup": f"{PREFIX}h0", "height": 4, "top_label": "*"},
+    ),
+    "audit_column_types": (
+        "audit_column_types.sql.j2",
+        {"table": WEIRD_SOURCE, "columns": ["diagnosis", WEIRD, PERCENT]},
+    ),
+    "audit_hierarchical_emd": (
+        "audit_hierarchical_emd.sql.j2",
+        {"table": WEIRD_SOURCE, "qis": ["age", WEIRD], "column": PERCENT, "lookup": f"{PREFIX}audit_h0",
+         "height": 4},
+    ),
+    "audit_ordered_emd": (
+        "audit_ordered_emd.sql.j2",
+        {"table": SOURCE, "qis": ["age", WEIRD], "column": PERCENT},
+    ),
+    "audit_presence": (
+        "audit_presence.sql.j2",
+        {"table": WEIRD_SOURCE, "population": ("census", PERCENT), "qis": ["age", WEIRD],
+         "flag": "sqlanon_in_subset"},
+    ),
+    "audit_sensitive_categorical": (
+        "audit_sensitive.sql.j2",
+        {"table": SOURCE, "qis": ["age", WEIRD, PERCENT], "column": "diagnosis", "c_num": 3, "c_den": 1,
+         "numeric": None},
+    ),
+    "audit_sensitive_integer": (
+        "audit_sensitive.sql.j2",
+        {"table": WEIRD_SOURCE, "qis": ["age"], "column": WEIRD, "c_num": 3, "c_den": 10, "numeric": "integer"},
+    ),
+    "audit_sensitive_decimal": (
+        "audit_sensitive.sql.j2",
+        {"table": SOURCE, "qis": ["zip", "sex"], "column": PERCENT, "c_num": 5, "c_den": 2, "numeric": "decimal"},
     ),
     "build_date_hierarchy": (
         "build_date_hierarchy.sql.j2",
@@ -66,6 +126,7 @@ CASES: dict[str, tuple[str, dict[str, Any]]] = {
                 {"column": PERCENT, "coded": f"{PREFIX}c2", "height": 1},
             ],
             "basic": False,
+            "sensitive": [{"column": "diagnosis", "domain": f"{PREFIX}d0"}, {"column": WEIRD, "domain": f"{PREFIX}d1"}],
         },
     ),
     "build_frequency_set_basic": (
@@ -78,6 +139,7 @@ CASES: dict[str, tuple[str, dict[str, Any]]] = {
                 {"column": WEIRD, "coded": f"{PREFIX}c1", "height": 2},
             ],
             "basic": True,
+            "sensitive": [],
         },
     ),
     "build_interval_hierarchy": (
@@ -126,11 +188,42 @@ CASES: dict[str, tuple[str, dict[str, Any]]] = {
     ),
     "evaluate_node_loss_weights": (
         "evaluate_node.sql.j2",
-        {"table": f"{PREFIX}fs", "levels": [2, 0, 1], "k": 5, "loss_weights": True},
+        {"table": f"{PREFIX}fs", "levels": [2, 0, 1], "k": 5, "loss_weights": True, **NO_MODELS},
     ),
     "evaluate_node_feasibility_only": (
         "evaluate_node.sql.j2",
-        {"table": f"{PREFIX}fs", "levels": [0, 1, 3, 1], "k": 10, "loss_weights": False},
+        {"table": f"{PREFIX}fs", "levels": [0, 1, 3, 1], "k": 10, "loss_weights": False, **NO_MODELS},
+    ),
+    "evaluate_node_models": (
+        "evaluate_node.sql.j2",
+        {"table": f"{PREFIX}fs", "levels": [1, 0], "k": 5, "loss_weights": True, **MODELS},
+    ),
+    "find_failing_classes_k_only": (
+        "find_failing_classes.sql.j2",
+        {"failing": f"{PREFIX}fail", "table": f"{PREFIX}fs", "levels": [2, 1], "k": 5, "loss_weights": False,
+         **NO_MODELS},
+    ),
+    "find_failing_classes_models": (
+        "find_failing_classes.sql.j2",
+        {"failing": f"{PREFIX}fail", "table": f"{PREFIX}fs", "levels": [0, 2], "k": 3, "loss_weights": False,
+         **MODELS},
+    ),
+    "build_verification_set": (
+        "build_verification_set.sql.j2",
+        {"table": f"{PREFIX}vfs", "output": ("analytics", WEIRD),
+         "qis": [{"column": "age", "coded": f"{PREFIX}c0", "level": 2},
+                 {"column": WEIRD, "coded": f"{PREFIX}c1", "level": 0}],
+         "sensitive": [{"column": "diagnosis", "domain": f"{PREFIX}d0"}]},
+    ),
+    "build_sensitive_domain_numeric": (
+        "build_sensitive_domain.sql.j2",
+        {"table": f"{PREFIX}d0", "source": WEIRD_SOURCE, "column": WEIRD, "qis": ["age"], "basic": True,
+         "numeric": True, "hierarchy": None, "height": 0},
+    ),
+    "build_sensitive_domain_hierarchy": (
+        "build_sensitive_domain.sql.j2",
+        {"table": f"{PREFIX}d1", "source": SOURCE, "column": "diagnosis", "qis": ["age", WEIRD], "basic": False,
+         "numeric": False, "hierarchy": f"{PREFIX}c100", "height": 3},
     ),
     "export_csv": (
         "export_csv.sql.j2",
@@ -174,7 +267,7 @@ CASES: dict[str, tuple[str, dict[str, Any]]] = {
                 {"column": "age", "coded": f"{PREFIX}c0", "level": 2},
                 {"column": WEIRD, "coded": f"{PREFIX}c1", "level": 0},
             ],
-            "k": 5,
+            "failing": f"{PREFIX}fail",
             "mask": False,
             "basic": False,
         },
@@ -193,7 +286,7 @@ CASES: dict[str, tuple[str, dict[str, Any]]] = {
                 {"column": "age", "coded": f"{PREFIX}c0", "level": 1},
                 {"column": PERCENT, "coded": f"{PREFIX}c1", "level": 3},
             ],
-            "k": 3,
+            "failing": f"{PREFIX}fail",
             "mask": True,
             "basic": True,
         },

@@ -99,18 +99,91 @@ class HierarchyConfig(_Strict):
         return next(k for k in ("csv", "inline", "table", "intervals", "mask", "dates") if getattr(self, k) is not None)
 
 
+class DistinctLDiversitySpec(_Strict):
+    l: int = Field(ge=1)
+
+
+class EntropyLDiversitySpec(_Strict):
+    l: float = Field(ge=1)
+
+
+class RecursiveClDiversitySpec(_Strict):
+    c: float = Field(gt=0)
+    l: int = Field(ge=1)
+
+
+class TClosenessSpec(_Strict):
+    t: float = Field(ge=0, le=1)
+    distance: Literal["equal", "hierarchical", "ordered"] = "equal"
+
+
+class PSensitivitySpec(_Strict):
+    p: int = Field(ge=1)
+
+
+class AlphaKAnonymitySpec(_Strict):
+    alpha: float = Field(gt=0, le=1)
+
+
+class KEAnonymitySpec(_Strict):
+    e: float = Field(ge=0)
+
+
+class ModelConfig(_Strict):
+    """One privacy model on a sensitive attribute: a mapping with exactly one key."""
+
+    distinct_l_diversity: DistinctLDiversitySpec | None = None
+    entropy_l_diversity: EntropyLDiversitySpec | None = None
+    recursive_cl_diversity: RecursiveClDiversitySpec | None = None
+    t_closeness: TClosenessSpec | None = None
+    p_sensitivity: PSensitivitySpec | None = None
+    alpha_k_anonymity: AlphaKAnonymitySpec | None = None
+    k_e_anonymity: KEAnonymitySpec | None = None
+
+    @model_validator(mode="after")
+    def _exactly_one(self) -> ModelConfig:
+        given = [k for k in type(self).model_fields if getattr(self, k) is not None]
+        if len(given) != 1:
+            raise ValueError(
+                "each model is a mapping with exactly one of: " + ", ".join(type(self).model_fields)
+                + (f" (got {', '.join(given)})" if given else "")
+            )
+        return self
+
+    @property
+    def kind(self) -> str:
+        return next(k for k in type(self).model_fields if getattr(self, k) is not None)
+
+    @property
+    def spec(self) -> BaseModel:
+        return getattr(self, self.kind)
+
+
 class AttributeConfig(_Strict):
     role: Role
     hierarchy: HierarchyConfig | None = None
     priority: float = Field(default=1.0, ge=0)
     max_level: int | None = Field(default=None, ge=0)
+    #: Privacy models on a sensitive attribute (seed 000 section 4: different models per attribute).
+    models: list[ModelConfig] = Field(default_factory=list)
 
     @model_validator(mode="after")
     def _hierarchy_for_qi(self) -> AttributeConfig:
         if self.role is Role.QUASI_IDENTIFIER and self.hierarchy is None:
             raise ValueError("a quasi_identifier needs a hierarchy")
-        if self.role is not Role.QUASI_IDENTIFIER and (self.hierarchy is not None or self.max_level is not None):
+        if self.role is Role.SENSITIVE:
+            if self.max_level is not None:
+                raise ValueError("max_level applies to quasi_identifier only (role is sensitive)")
+            hierarchical = any(m.kind == "t_closeness" and m.t_closeness.distance == "hierarchical"
+                               for m in self.models if m.t_closeness is not None)
+            if hierarchical and self.hierarchy is None:
+                raise ValueError("t_closeness with distance hierarchical needs a hierarchy for this attribute")
+            if self.hierarchy is not None and not hierarchical:
+                raise ValueError("a sensitive attribute's hierarchy is only used by hierarchical t_closeness")
+        elif self.role is not Role.QUASI_IDENTIFIER and (self.hierarchy is not None or self.max_level is not None):
             raise ValueError(f"hierarchy and max_level apply to quasi_identifier only (role is {self.role.value})")
+        if self.models and self.role is not Role.SENSITIVE:
+            raise ValueError(f"models apply to sensitive attributes only (role is {self.role.value})")
         return self
 
 
@@ -139,8 +212,23 @@ class OutputConfig(_Strict):
     csv: Path | None = Field(default=None, description="also export the anonymized table to this CSV file")
 
 
+class DeltaPresenceConfig(_Strict):
+    """delta-presence (Nergiz, Atzori, Clifton 2007): the source is a research subset of a population table."""
+
+    population_table: str
+    delta_min: float = Field(default=0.0, ge=0, le=1)
+    delta_max: float = Field(default=1.0, ge=0, le=1)
+
+    @model_validator(mode="after")
+    def _ordered(self) -> DeltaPresenceConfig:
+        if self.delta_min > self.delta_max:
+            raise ValueError(f"delta_min ({self.delta_min}) must not exceed delta_max ({self.delta_max})")
+        return self
+
+
 class PrivacyConfig(_Strict):
     k: StrictInt = Field(ge=1)
+    delta_presence: DeltaPresenceConfig | None = None
     suppression_limit: float | StrictInt = 0.0
     null_handling: Literal["extended", "basic"] = "extended"
 
@@ -203,6 +291,10 @@ class AnonymizeConfig(_Strict):
 
     def resolve(self, path: Path) -> Path:
         return path if path.is_absolute() else (self.base_dir / path)
+
+    @property
+    def sensitive_with_models(self) -> list[str]:
+        return [n for n, a in self.attributes.items() if a.role is Role.SENSITIVE and a.models]
 
     @property
     def quasi_identifiers(self) -> list[str]:

@@ -2,6 +2,7 @@
 
 Records of smaller classes are suppressed (SEMANTICS.md). With a suppression limit the model stays
 monotone: merging classes never shrinks a class, so a generalization never suppresses more records.
+The class-size test is part of every node query, so this model needs no macro of its own.
 """
 
 from __future__ import annotations
@@ -13,9 +14,9 @@ from .base import PrivacyCriterion
 
 @dataclass(frozen=True)
 class KAnonymity(PrivacyCriterion):
-    k: int
-    name = "k_anonymity"
+    kind = "k_anonymity"
     requirements = frozenset({"class_size"})
+    k: int = 1
 
     def is_monotonic_with_generalization(self) -> bool:
         return True

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
+from ..criteria.base import PrivacyCriterion
 from ..engines.base import EngineAdapter
 from ..lattice import Node
 from .frequency_set import FrequencySet
@@ -25,22 +28,34 @@ class NodeStats:
 class NodeEvaluator:
     """Renders ``evaluate_node.sql.j2`` for a node, runs it, and caches the summary."""
 
-    def __init__(self, adapter: EngineAdapter, fset: FrequencySet, k: int, loss_weights: bool) -> None:
+    def __init__(
+        self, adapter: EngineAdapter, fset: FrequencySet, k: int, loss_weights: bool,
+        criteria: Sequence[PrivacyCriterion] = (),
+    ) -> None:
         self.adapter = adapter
         self.fset = fset
         self.k = k
         self.loss_weights = loss_weights
+        # k-anonymity is the class-size test every node query makes; the others render their macros.
+        self.models = [c.context(i) for i, c in enumerate(criteria) if c.kind != "k_anonymity"]
         self.cache: dict[Node, NodeStats] = {}
         self.evaluated = 0
 
+    def context(self, node: Node, loss_weights: bool) -> dict[str, Any]:
+        return {
+            "table": self.fset.table,
+            "levels": list(node),
+            "k": self.k,
+            "loss_weights": loss_weights,
+            "criteria": self.models,
+            "sensitive": list(self.fset.sensitive),
+            "population": self.fset.population,
+            "n": self.fset.records,
+        }
+
     def sql(self, node: Node, loss_weights: bool | None = None) -> tuple[str, list[object]]:
-        return self.adapter.render(
-            "evaluate_node.sql.j2",
-            table=self.fset.table,
-            levels=list(node),
-            k=self.k,
-            loss_weights=self.loss_weights if loss_weights is None else loss_weights,
-        )
+        weights = self.loss_weights if loss_weights is None else loss_weights
+        return self.adapter.render("evaluate_node.sql.j2", **self.context(node, weights))
 
     def evaluate(self, node: Node, for_metric: bool = True) -> NodeStats:
         """Class statistics of a node. A pure feasibility check (``for_metric=False``) skips the Loss

@@ -24,6 +24,10 @@ class FrequencySet:
     weight_sums: tuple[tuple[int, ...], ...]
     #: distinct_codes[i][j]: number of distinct values of QI i at level j in the data.
     distinct_codes: tuple[tuple[int, ...], ...]
+    #: Sensitive attributes with privacy models: [{column, domain, values, numeric, height}].
+    sensitive: tuple[dict, ...] = ()
+    #: Frequency set of the delta-presence population (same QI codes), if any.
+    population: str | None = None
 
     @classmethod
     def build(
@@ -34,9 +38,12 @@ class FrequencySet:
         source: Sequence[str],
         hierarchies: Sequence[LoadedHierarchy],
         basic: bool,
+        sensitive: Sequence[dict] = (),
+        population: str | None = None,
     ) -> FrequencySet:
         qis = [{"column": h.attribute, "coded": h.coded_table, "height": h.height} for h in hierarchies]
-        adapter.run("build_frequency_set.sql.j2", table=table, source=tuple(source), qis=qis, basic=basic)
+        adapter.run("build_frequency_set.sql.j2", table=table, source=tuple(source), qis=qis, basic=basic,
+                    sensitive=list(sensitive))
         heights = [h.height for h in hierarchies]
         row = adapter.run("summarize_frequency_set.sql.j2", table=table, heights=heights)[0]
         records, distinct = int(row[0] or 0), int(row[1])
@@ -45,4 +52,4 @@ class FrequencySet:
             sums.append(tuple(int(row[pos + 2 * j] or 0) for j in range(h)))
             counts.append(tuple(int(row[pos + 2 * j + 1]) for j in range(h)))
             pos += 2 * h
-        return cls(table, records, distinct, tuple(sums), tuple(counts))
+        return cls(table, records, distinct, tuple(sums), tuple(counts), tuple(sensitive), population)

@@ -128,6 +128,13 @@ def load_hierarchy(
     )
 
 
+def validate_hierarchy_values(
+    adapter: EngineAdapter, hierarchy: LoadedHierarchy, source: Sequence[str], where: str
+) -> None:
+    """Validate a loaded hierarchy against another table's column of the same name (a population)."""
+    _validate(adapter, hierarchy.raw_table, source, hierarchy.attribute, hierarchy.height, where)
+
+
 def _validate(
     adapter: EngineAdapter, raw: str, source: Sequence[str], attribute: str, height: int, where: str
 ) -> None:

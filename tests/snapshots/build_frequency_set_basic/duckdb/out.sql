@@ -1,7 +1,9 @@
--- build_frequency_set: the source aggregated once into distinct quasi-identifier combinations with counts,
--- joined to the integer-coded levels of every hierarchy. Nodes are evaluated against this table.
--- context: table (new temp table), source, qis [{column, coded, height}], basic (drop rows with NULL QIs)
--- columns: q{i}_{j} (code of QI i at level j), w{i}_{j} (Loss weight), cnt
+-- build_frequency_set: the source aggregated once into distinct quasi-identifier combinations (and values of
+-- the sensitive attributes that carry privacy models) with counts, joined to the integer-coded levels of every
+-- hierarchy and to the sensitive value codes. Nodes are evaluated against this table.
+-- context: table (new temp table), source, qis [{column, coded, height}], sensitive [{column, domain}],
+--          basic (drop rows with NULL QIs)
+-- columns: q{i}_{j} (code of QI i at level j), w{i}_{j} (Loss weight), s{j} (sensitive value code), cnt
 CREATE TEMPORARY TABLE "sqlanon_0a1b2c3d_fs" AS
 SELECT
   h0."g0" AS q0_0, h0."w0" AS w0_0,

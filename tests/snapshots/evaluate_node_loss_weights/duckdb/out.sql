@@ -1,6 +1,9 @@
 -- evaluate_node: equivalence classes of one lattice node, computed from the frequency set.
--- A class fails when it is smaller than k; its records are suppressed together (SEMANTICS.md).
--- context: table, levels (level per QI), k, loss_weights (bool: per-QI weight sums of suppressed records)
+-- A class fails when it is smaller than k or fails any privacy model on a sensitive attribute (or
+-- delta-presence); its records are suppressed together (SEMANTICS.md; seed 000 Algorithm 3).
+-- context: table, levels (level per QI), k, loss_weights (bool), criteria (model contexts, may be empty),
+--          sensitive [{domain, height, values, numeric}], population (frequency set of the population or none),
+--          n (records considered)
 -- columns: classes, suppressed_records, suppressed_classes, dm_star, then b{i} per QI when loss_weights
 SELECT count(*) AS classes,
        coalesce(sum(CASE WHEN s < ? THEN s END), 0) AS suppressed_records,

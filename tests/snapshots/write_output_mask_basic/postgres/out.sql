@@ -1,28 +1,32 @@
 -- write_output: the anonymized table under a temporary name. Quasi-identifiers are generalized through the
--- lookup tables (extended match), records of classes that fail the privacy models are removed or masked,
--- identifier/ignore columns are dropped, the rest is copied. Rows in random order (unsorted matching attack).
+-- lookup tables (extended match); records of the classes listed in `failing` (judged by find_failing_classes
+-- against k and every privacy model) are removed or masked; identifier/ignore columns are dropped, the rest
+-- is copied. Rows in random order (unsorted matching attack, seed 002).
 -- context: table (new table parts), source, columns [{name, qi_index or none}], qis [{column, coded, level}],
---          k, mask (bool), basic (bool)
+--          failing (temp table of failing class keys), mask (bool), basic (bool)
 CREATE TABLE "sqlanon_tmp_ba9876543210" AS
 WITH generalized AS (
   SELECT
     src."length_of_stay" AS o2,
     h0."l1" AS q0,
+    h0."g1" AS k0,
     h1."l3" AS q1,
+    h1."g3" AS k1,
     1 AS one
   FROM "sqlanon_0a1b2c3d_src" AS src
   JOIN "sqlanon_0a1b2c3d_c0" AS h0 ON h0.match_key = CASE WHEN src."age" IS NULL THEN 'N' ELSE 'V' || CAST(src."age" AS VARCHAR) END
   JOIN "sqlanon_0a1b2c3d_c1" AS h1 ON h1.match_key = CASE WHEN src."pct%%col" IS NULL THEN 'N' ELSE 'V' || CAST(src."pct%%col" AS VARCHAR) END
   WHERE src."age" IS NOT NULL AND src."pct%%col" IS NOT NULL
 ), classified AS (
-  SELECT generalized.*,
-         count(*) OVER (PARTITION BY q0, q1) AS class_size
+  SELECT generalized.*, f.k0 IS NOT NULL AS suppressed
   FROM generalized
+  LEFT JOIN "sqlanon_0a1b2c3d_fail" AS f
+    ON f.k0 = generalized.k0 AND f.k1 = generalized.k1
 )
 SELECT
-  CASE WHEN class_size < %s THEN CAST(%s AS VARCHAR) ELSE q1 END AS "pct%%col",
-  CASE WHEN class_size < %s THEN CAST(%s AS VARCHAR) ELSE q0 END AS "age",
+  CASE WHEN suppressed THEN CAST(%s AS VARCHAR) ELSE q1 END AS "pct%%col",
+  CASE WHEN suppressed THEN CAST(%s AS VARCHAR) ELSE q0 END AS "age",
   o2 AS "length_of_stay"
 FROM classified
 ORDER BY random()
--- bind parameters: [3, '*', 3, '*']
+-- bind parameters: ['*', '*']

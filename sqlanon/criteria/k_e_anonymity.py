@@ -1,0 +1,24 @@
+"""(k,e)-anonymity (Zhang, Koudas, Srivastava, Yu 2007; seed 004 Definition 5) for a numeric sensitive
+attribute: the range max - min of its values in every class is at least e. NULLs are ignored; a class
+whose values are all NULL has no range and fails. Monotone: a merged class's range contains its parts'.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .base import PrivacyCriterion
+
+
+@dataclass(frozen=True)
+class KEAnonymity(PrivacyCriterion):
+    kind = "k_e_anonymity"
+    requirements = frozenset({"distribution", "numeric"})
+    e: float = 0.0
+
+    def is_monotonic_with_generalization(self) -> bool:
+        return True
+
+    def parameters(self) -> dict[str, Any]:
+        return {"e": float(self.e)}
