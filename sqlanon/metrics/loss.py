@@ -17,7 +17,7 @@ from .base import InformationLossMetric, MetricContext
 
 
 def _denominators(ctx: MetricContext) -> list[int]:
-    return [ctx.records * (big_n - 1) if big_n > 1 else ctx.records for big_n in ctx.leaves]
+    return [ctx.records * max(big_n - 1, 1) for big_n in ctx.leaves]
 
 
 def loss_numerator(
@@ -25,8 +25,9 @@ def loss_numerator(
 ) -> int:
     """prod_i (1 + v_i) times the node-independent denominator prod_i d_i, an exact integer.
 
-    With d_i = n (N_i - 1), 1 + v_i = (d_i + S (N_i - 1) + kept weight) / d_i. Comparing numerators
-    therefore compares losses exactly, with plain integer arithmetic.
+    With D_i = max(N_i - 1, 1) and d_i = n D_i, 1 + v_i = (d_i + S D_i + kept weight) / d_i: a suppressed
+    record costs D_i / D_i = 1, a kept cell its weight (c - 1, or D_i for a NULL at the top) over D_i.
+    Comparing numerators therefore compares losses exactly, with plain integer arithmetic.
 
     >>> ctx = MetricContext(records=4, max_suppressed=0, k=2, heights=(2,), leaves=(3,),
     ...     weight_sums=((0, 8),), distinct_codes=((3, 1),), distinct_rows=3, priorities=(Fraction(1),),
@@ -36,13 +37,9 @@ def loss_numerator(
     """
     total = 1
     for i, level in enumerate(node):
-        big_n = ctx.leaves[i]
-        d = ctx.records * (big_n - 1) if big_n > 1 else ctx.records
-        if big_n > 1:
-            kept = ctx.weight_sums[i][level] - (suppressed_weights[i] if suppressed_weights else 0)
-            total *= d + suppressed * (big_n - 1) + kept
-        else:
-            total *= d + suppressed
+        unit = max(ctx.leaves[i] - 1, 1)
+        kept = ctx.weight_sums[i][level] - (suppressed_weights[i] if suppressed_weights else 0)
+        total *= ctx.records * unit + suppressed * unit + kept
     return total
 
 
