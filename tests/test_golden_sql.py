@@ -184,7 +184,7 @@ CASES: dict[str, tuple[str, dict[str, Any]]] = {
     ),
     "encode_hierarchy": (
         "encode_hierarchy.sql.j2",
-        {"lookup": f"{PREFIX}h0", "coded": f"{PREFIX}c0", "height": 3},
+        {"lookup": f"{PREFIX}h0", "coded": f"{PREFIX}c0", "height": 3, "null_explicit": False},
     ),
     "evaluate_node_loss_weights": (
         "evaluate_node.sql.j2",
