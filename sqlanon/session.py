@@ -187,6 +187,17 @@ class Session:
             numeric = "k_e_anonymity" in kinds or any(
                 m.t_closeness is not None and m.t_closeness.distance == "ordered" for m in attr.models
             )
+            if numeric:
+                from .audit import numeric_kind
+
+                type_name = str(self.adapter.run("audit_column_types.sql.j2", table=source, columns=[name])[0][0])
+                if numeric_kind(type_name) is None:
+                    # Decided by the declared type, not by whether today's values happen to cast: text
+                    # order would rank '10' < '100' < '9' for the ordered distance.
+                    raise InputError(
+                        f"attributes.{name}: (k,e)-anonymity and ordered t-closeness need a numeric column; "
+                        f"{name!r} is {type_name}"
+                    )
             coded, height = None, 0
             if attr.hierarchy is not None:
                 loaded = load_hierarchy(
