@@ -23,7 +23,6 @@ class Engine:
 
     @classmethod
     def duckdb(cls, path: Path) -> Engine:
-        import duckdb
 
         # sqlanon opens the file itself, so the test connection is opened per use (DuckDB locks files).
         return cls("duckdb", f"duckdb:///{path}", None, extra={"path": str(path)})
