@@ -67,7 +67,7 @@ def run_demo(database: Path, rows: int = 20_000, k: int = 5) -> tuple[Anonymizat
     adapter = adapter_for_url(f"duckdb:///{database}")
     adapter.connect()
     try:
-        sample = adapter.execute(f"SELECT * FROM {adapter.quote_identifier(demo_output(k))} LIMIT 5")
+        sample = adapter.run("sample_table.sql.j2", table=(demo_output(k),), limit=5)
         header = adapter.column_names((demo_output(k),))
     finally:
         adapter.close()

@@ -216,7 +216,7 @@ class Session:
                 raise InputError(
                     f"attributes.{name}: (k,e)-anonymity and ordered t-closeness need a numeric column ({exc})"
                 ) from None
-            values = int(self.adapter.execute(f"SELECT count(*) FROM {self.adapter.quote_identifier(domain)}")[0][0])
+            values = int(self.adapter.run("count_table.sql.j2", table=(domain,))[0][0])
             out.append({"column": name, "domain": domain, "domain_size": values, "numeric": numeric, "height": height})
         return out
 

@@ -208,6 +208,14 @@ CASES: dict[str, tuple[str, dict[str, Any]]] = {
         {"failing": f"{PREFIX}fail", "table": f"{PREFIX}fs", "levels": [0, 2], "k": 3, "loss_weights": False,
          **MODELS},
     ),
+    "count_table": (
+        "count_table.sql.j2",
+        {"table": (f"{PREFIX}d0",)},
+    ),
+    "sample_table": (
+        "sample_table.sql.j2",
+        {"table": ("patients_k5",), "limit": 5},
+    ),
     "build_verification_set": (
         "build_verification_set.sql.j2",
         {"table": f"{PREFIX}vfs", "output": ("analytics", WEIRD),

@@ -197,8 +197,6 @@ class SourceConfig(_Strict):
     def _table_or_csv(self) -> SourceConfig:
         if (self.table is None) == (self.csv is None):
             raise ValueError("give either table (with url) or csv")
-        if self.csv is not None and self.url is not None and not self.url.startswith("duckdb"):
-            raise ValueError("a csv source is read by DuckDB; url must be a duckdb:// URL")
         if self.delimiter is not None and self.csv is None:
             raise ValueError("delimiter applies to a csv source only")
         return self
