@@ -1,6 +1,6 @@
 """sqlanon: optimal k-anonymity computed inside the database that holds the data."""
 
-from .api import AnonymizationResult, CheckResult, anonymize, check, explain, validate
+from .api import AnonymizationResult, CheckResult, anonymize, apply, check, explain, validate
 from .config import AnonymizeConfig, load_config
 from .errors import ConfigError, EngineError, InputError, NoSolutionError, SqlanonError
 
@@ -17,6 +17,7 @@ __all__ = [
     "SqlanonError",
     "__version__",
     "anonymize",
+    "apply",
     "check",
     "explain",
     "load_config",

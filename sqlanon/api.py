@@ -7,10 +7,11 @@
 
 from __future__ import annotations
 
+import json
 import os
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from fractions import Fraction
 from pathlib import Path
@@ -19,14 +20,16 @@ from typing import Any
 from .audit import CheckResult, check  # noqa: F401  (re-exported: sqlanon.check, sqlanon.api.check)
 from .config import AnonymizeConfig, load_config
 from .criteria import criteria_from_config
-from .errors import ConfigError, NoSolutionError
+from .errors import ConfigError, InputError, NoSolutionError
 from .evaluation import NodeEvaluator
+from .history import DEFAULT_SCHEMA, RunRecorder
 from .identifiers import display_name, parse_qualified_name
 from .lattice import Node
 from .lattice.search import STRATEGIES, SearchProblem
 from .lattice.search.exhaustive import ExhaustiveStrategy
 from .metrics import METRICS, metric_by_name
 from .output import verify_output, write_output
+from .report.formats import report_format
 from .session import PreparedData, Session
 
 ProgressCallback = Callable[[int, int, float | None, float], None]
@@ -62,9 +65,23 @@ class AnonymizationResult:
     dry_run: bool
     null_handling: str
     hierarchy_heights: dict[str, int] = field(default_factory=dict)
+    #: Id of the run in the history schema (None when history is disabled).
+    run_id: str | None = None
+    #: The report content (``--report``); not part of ``to_dict()``.
+    report: dict[str, Any] | None = field(default=None, repr=False)
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        out = asdict(self)
+        del out["report"]
+        return out
+
+    def transformation_document(self) -> dict[str, Any]:
+        """What ``sqlanon apply --transformation FILE`` needs: the config and the chosen levels."""
+        if self.report is None:
+            raise ValueError("no report content was collected for this run")
+        return {key: self.report[key] for key in ("format", "version", "sqlanon_version", "run_id", "config",
+                                                   "base_dir", "transformation")} | {
+            "format": "sqlanon-transformation"}
 
 
 def _as_config(config: AnonymizeConfig | str | Path) -> AnonymizeConfig:
@@ -77,91 +94,318 @@ def anonymize(
     db: str | None = None,
     dry_run: bool = False,
     progress: ProgressCallback | None = None,
+    report: str | Path | Sequence[str | Path] | None = None,
 ) -> AnonymizationResult:
     """Find the optimal transformation, write the output table atomically and re-verify it.
 
-    Raises ConfigError/InputError (exit 2), NoSolutionError (exit 3), EngineError (exit 1).
+    ``report``: one or more paths (``.html`` / ``.json``) to write the run report to. The run is recorded in
+    the history schema unless ``history.enabled`` is false. Raises ConfigError/InputError (exit 2),
+    NoSolutionError (exit 3), EngineError (exit 1).
     """
-    cfg = _as_config(config)
+    return _execute(_as_config(config), db=db, dry_run=dry_run, progress=progress, reports=_paths(report),
+                    command="anonymize")
+
+
+def _paths(report: str | Path | Sequence[str | Path] | None) -> list[Path]:
+    if report is None:
+        return []
+    if isinstance(report, str | Path):
+        return [Path(report)]
+    return [Path(r) for r in report]
+
+
+def _execute(
+    cfg: AnonymizeConfig, *, db: str | None, dry_run: bool, progress: ProgressCallback | None,
+    reports: list[Path], command: str, fixed: dict[str, int] | None = None, on_violation: str = "fail",
+) -> AnonymizationResult:
+    from .report import write_report
+
+    for path in reports:
+        report_format(path)  # refuse an unknown format before any work
     started = time.perf_counter()
-    target = parse_qualified_name(cfg.output.table)
     with Session(cfg, db) as session:
-        adapter = session.adapter
-        data = session.prepare()
-        if target == data.source:
-            raise session.named(
-                ConfigError(f"output.table: the output must not be the source table ({display_name(target)})")
-            )
-        if adapter.table_exists(target) and cfg.output.if_exists == "fail":
-            raise session.named(ConfigError(
-                f"output.table: table {display_name(target)} already exists in {adapter.display_url} "
-                f"(set output.if_exists: replace to overwrite it)"
-            ))
-        metric = metric_by_name(cfg.search.metric)
-        criteria = criteria_from_config(cfg)
-        evaluator = NodeEvaluator(
-            adapter, data.fset, cfg.privacy.k, loss_weights=metric.needs_loss_weights, criteria=criteria
+        recorder = RunRecorder.start(session.adapter, cfg, command) if cfg.history.enabled else None
+        try:
+            result, nodes = _run(session, cfg, started, dry_run, progress, fixed, on_violation,
+                                 want_report=bool(reports) or recorder is not None)
+            if recorder is not None:
+                result.run_id = recorder.run_id
+                if result.report is not None:
+                    result.report["run_id"] = recorder.run_id
+                recorder.succeeded(result, result.report, nodes if cfg.history.store_nodes else [])
+        except BaseException as exc:
+            if recorder is not None:
+                recorder.failed(exc)
+            raise
+    for path in reports:
+        write_report(result.report, path)
+    return result
+
+
+def _run(
+    session: Session, cfg: AnonymizeConfig, started: float, dry_run: bool, progress: ProgressCallback | None,
+    fixed: dict[str, int] | None, on_violation: str, want_report: bool,
+) -> tuple[AnonymizationResult, list[tuple[str, str, float | None]]]:
+    target = parse_qualified_name(cfg.output.table)
+    adapter = session.adapter
+    data = session.prepare()
+    if target == data.source:
+        raise session.named(
+            ConfigError(f"output.table: the output must not be the source table ({display_name(target)})")
         )
-        tick = None
+    if adapter.table_exists(target) and cfg.output.if_exists == "fail" and not dry_run:
+        raise session.named(ConfigError(
+            f"output.table: table {display_name(target)} already exists in {adapter.display_url} "
+            f"(set output.if_exists: replace to overwrite it)"
+        ))
+    metric = metric_by_name(cfg.search.metric)
+    criteria = criteria_from_config(cfg)
+    evaluator = NodeEvaluator(
+        adapter, data.fset, cfg.privacy.k, loss_weights=metric.needs_loss_weights, criteria=criteria
+    )
+    fault_pending = [True]
+
+    def tick(evaluated: int, best: Fraction | None) -> None:
+        if fault_pending[0]:
+            fault_pending[0] = False
+            _fault_pause("SQLANON_FAULT_PAUSE_IN_SEARCH")
         if progress is not None:
-            def tick(evaluated: int, best: Fraction | None) -> None:
-                progress(evaluated, data.lattice.size,
-                         None if best is None else metric.display(best, data.ctx), time.perf_counter() - started)
-        problem = SearchProblem(
-            data.lattice, evaluator, metric, data.ctx,
-            monotone_criteria=all(c.is_monotonic_with_generalization() for c in criteria), progress=tick,
+            progress(evaluated, data.lattice.size,
+                     None if best is None else metric.display(best, data.ctx), time.perf_counter() - started)
+    problem = SearchProblem(
+        data.lattice, evaluator, metric, data.ctx,
+        monotone_criteria=all(c.is_monotonic_with_generalization() for c in criteria), progress=tick,
+    )
+    node = _apply_fixed(cfg, data, problem, fixed, on_violation) if fixed is not None else None
+    if node is None:
+        node = _search(cfg, data, problem, criteria)
+    stats = evaluator.evaluate_full(node)
+    metrics = {
+        name: cls().display(cls().value(node, stats, data.ctx), data.ctx) for name, cls in METRICS.items()
+    }
+    qis = cfg.quasi_identifiers
+    verification = None
+    output_rows = None
+    if not dry_run:
+        verification = _write_and_verify(session, cfg, data, node, target, evaluator)
+        output_rows = verification["rows"]
+    result = AnonymizationResult(
+        status="dry_run" if dry_run else ("ok" if verification and verification["verified"] else "unverified"),
+        transformation=dict(zip(qis, node, strict=True)),
+        rows=data.total_rows,
+        rows_considered=data.ctx.records,
+        removed_for_null=data.removed_for_null,
+        suppressed_rows=stats.suppressed_records,
+        suppressed_rows_mode=cfg.output.suppressed_rows,
+        metrics=metrics,
+        metric=cfg.search.metric,
+        strategy="fixed" if fixed is not None and problem.evaluator.evaluated <= 1 else cfg.search.strategy,
+        k=cfg.privacy.k,
+        suppression_limit=data.ctx.max_suppressed,
+        nodes_evaluated=evaluator.evaluated,
+        lattice_size=data.lattice.size,
+        full_lattice_size=data.lattice.full_size,
+        statements=adapter.statements,
+        seconds=round(time.perf_counter() - started, 4),
+        source_table=data.source_display,
+        output_table=None if dry_run else display_name(target),
+        output_rows=output_rows,
+        verified=None if dry_run else bool(verification and verification["verified"]),
+        verification=verification,
+        database=adapter.display_url,
+        dry_run=dry_run,
+        null_handling=cfg.privacy.null_handling,
+        hierarchy_heights={h.attribute: h.height for h in data.hierarchies},
+    )
+    nodes: list[tuple[str, str, float | None]] = []
+    if want_report:
+        result.report = _report(session, cfg, data, node, stats, problem, result, None if dry_run else target)
+        search_info = result.report["search"]
+        if search_info["nodes"] is not None:
+            nodes = [(",".join(map(str, n["levels"])), n["state"], n["metric"]) for n in search_info["nodes"]]
+    return result, nodes
+
+
+def _search(cfg: AnonymizeConfig, data: PreparedData, problem: SearchProblem, criteria: list) -> Node:
+    if cfg.search.strategy == "exhaustive":
+        strategy = ExhaustiveStrategy(cfg.search.max_exhaustive_nodes, cfg.search.force)
+    else:
+        strategy = STRATEGIES[cfg.search.strategy]()
+    found = strategy.search(problem)
+    if found.node is None:
+        models = ", ".join(c.kind for c in criteria)
+        raise NoSolutionError(
+            f"no transformation within the generalization limits keeps suppression within "
+            f"{data.ctx.max_suppressed} of {data.ctx.records} records for k={cfg.privacy.k} ({models}) "
+            f"({found.nodes_evaluated} nodes evaluated); raise max_level, the suppression limit, or lower k"
         )
-        if cfg.search.strategy == "exhaustive":
-            strategy = ExhaustiveStrategy(cfg.search.max_exhaustive_nodes, cfg.search.force)
-        else:
-            strategy = STRATEGIES[cfg.search.strategy]()
-        found = strategy.search(problem)
-        if found.node is None:
-            models = ", ".join(c.kind for c in criteria)
-            raise NoSolutionError(
-                f"no transformation within the generalization limits keeps suppression within "
-                f"{data.ctx.max_suppressed} of {data.ctx.records} records for k={cfg.privacy.k} ({models}) "
-                f"({found.nodes_evaluated} nodes evaluated); raise max_level, the suppression limit, or lower k"
-            )
-        node = found.node
-        stats = evaluator.evaluate_full(node)
-        metrics = {
-            name: cls().display(cls().value(node, stats, data.ctx), data.ctx) for name, cls in METRICS.items()
-        }
-        qis = cfg.quasi_identifiers
-        verification = None
-        output_rows = None
-        if not dry_run:
-            verification = _write_and_verify(session, cfg, data, node, target, evaluator)
-            output_rows = verification["rows"]
-        return AnonymizationResult(
-            status="dry_run" if dry_run else ("ok" if verification and verification["verified"] else "unverified"),
-            transformation=dict(zip(qis, node, strict=True)),
-            rows=data.total_rows,
-            rows_considered=data.ctx.records,
-            removed_for_null=data.removed_for_null,
-            suppressed_rows=stats.suppressed_records,
-            suppressed_rows_mode=cfg.output.suppressed_rows,
-            metrics=metrics,
-            metric=cfg.search.metric,
-            strategy=cfg.search.strategy,
-            k=cfg.privacy.k,
-            suppression_limit=data.ctx.max_suppressed,
-            nodes_evaluated=found.nodes_evaluated,
-            lattice_size=data.lattice.size,
-            full_lattice_size=data.lattice.full_size,
-            statements=adapter.statements,
-            seconds=round(time.perf_counter() - started, 4),
-            source_table=data.source_display,
-            output_table=None if dry_run else display_name(target),
-            output_rows=output_rows,
-            verified=None if dry_run else bool(verification and verification["verified"]),
-            verification=verification,
-            database=adapter.display_url,
-            dry_run=dry_run,
-            null_handling=cfg.privacy.null_handling,
-            hierarchy_heights={h.attribute: h.height for h in data.hierarchies},
+    return found.node
+
+
+def _apply_fixed(cfg: AnonymizeConfig, data: PreparedData, problem: SearchProblem, fixed: dict[str, int],
+                 on_violation: str) -> Node | None:
+    """The given transformation if this data satisfies the models with it; None to search again."""
+    qis = cfg.quasi_identifiers
+    if sorted(fixed) != sorted(qis):
+        raise ConfigError(
+            f"transformation: its attributes ({', '.join(sorted(fixed))}) are not the config's quasi-identifiers "
+            f"({', '.join(sorted(qis))})"
         )
+    node = tuple(int(fixed[q]) for q in qis)
+    if not data.lattice.contains(node):
+        limits = ", ".join(f"{q}<={m}" for q, m in zip(qis, data.lattice.max_levels, strict=True))
+        raise ConfigError(f"transformation: {dict(zip(qis, node, strict=True))} is outside the lattice ({limits})")
+    stats = problem.evaluate(node)
+    if stats.suppressed_records <= data.ctx.max_suppressed:
+        return node
+    if on_violation == "search":
+        return None
+    raise NoSolutionError(
+        f"this batch violates the privacy models under the transformation "
+        f"{', '.join(f'{q}={lvl}' for q, lvl in zip(qis, node, strict=True))}: {stats.suppressed_records} of "
+        f"{data.ctx.records} records are in classes failing k={cfg.privacy.k}"
+        + (" or a privacy model" if problem.evaluator.models else "")
+        + f", above the suppression limit {data.ctx.max_suppressed}; nothing was written "
+        f"(use --on-violation search to search for a new transformation)"
+    )
+
+
+def _fault_pause(variable: str) -> None:
+    # Test hook for the fault tests: SQLANON_FAULT_PAUSE_IN_SEARCH=<seconds> holds the run after the first
+    # node evaluation, so that a test can kill it or drop its connection mid-search (the write-back has
+    # its own, SQLANON_FAULT_PAUSE_IN_WRITE).
+    pause = os.environ.get(variable)
+    if pause:
+        time.sleep(float(pause))
+
+
+def _report(session: Session, cfg: AnonymizeConfig, data: PreparedData, node: Node, stats: Any,
+            problem: SearchProblem, result: AnonymizationResult, table: tuple[str, ...] | None) -> dict[str, Any]:
+    from . import __version__
+    from .history import public_config
+    from .report import data as report_data
+
+    adapter = session.adapter
+    qis = cfg.quasi_identifiers
+    class_info = report_data.classes(adapter, table, qis) if table is not None else None
+    search_info = report_data.search(problem, data, node, qis, result.seconds, result.statements)
+    search_info["strategy"] = result.strategy
+    return {
+        "format": "sqlanon-report", "version": 1, "sqlanon_version": __version__, "run_id": None,
+        "generated_at": report_data.now(), "status": result.status, "database": result.database,
+        "source_table": result.source_table, "output_table": result.output_table,
+        "config": public_config(cfg), "base_dir": str(cfg.base_dir.resolve()),
+        "transformation": result.transformation, "metric": result.metric, "metrics": result.metrics,
+        "attributes": report_data.attributes(adapter, cfg, data, node, stats),
+        "rows": {"total": result.rows, "considered": result.rows_considered,
+                 "removed_for_null": result.removed_for_null, "suppressed": result.suppressed_rows,
+                 "suppression_limit": result.suppression_limit,
+                 "suppressed_rows_mode": result.suppressed_rows_mode, "output": result.output_rows},
+        "classes": class_info,
+        "models": report_data.models(adapter, cfg, table, class_info, result.verification),
+        "search": search_info,
+        "verification": result.verification,
+    }
+
+
+def apply(
+    transformation: str | Path | dict[str, Any] | None = None,
+    *,
+    run: str | None = None,
+    source: str,
+    output: str,
+    db: str | None = None,
+    if_exists: str | None = None,
+    on_violation: str = "fail",
+    dry_run: bool = False,
+    history_schema: str | None = None,
+    progress: ProgressCallback | None = None,
+    report: str | Path | Sequence[str | Path] | None = None,
+) -> AnonymizationResult:
+    """Apply a previously chosen transformation to a new batch (scheduled ETL), re-verifying every model.
+
+    The transformation comes from a run in the history (``run``: id or unique prefix, read from ``db``) or from
+    a file/dict (``transformation``: the document of ``anonymize --save-transformation`` or a JSON report).
+    When the batch violates k or a model under it, NoSolutionError (exit 3) is raised and nothing is written,
+    unless ``on_violation="search"``: then the optimal transformation for this batch is searched for.
+    """
+    if (transformation is None) == (run is None):
+        raise ConfigError("apply: give exactly one of --run ID and --transformation FILE")
+    if on_violation not in ("fail", "search"):
+        raise ConfigError(f"--on-violation: expected fail or search (got {on_violation!r})")
+    if run is not None:
+        if db is None:
+            raise ConfigError("--run: give --db URL, the database holding the run history")
+        document = _document_from_run(db, run, history_schema or DEFAULT_SCHEMA)
+        where = f"run {run}"
+    else:
+        document, where = _document_from_file(transformation)
+    cfg = _config_from_document(document, where, source=source, output=output, if_exists=if_exists, db=db)
+    return _execute(cfg, db=db, dry_run=dry_run, progress=progress, reports=_paths(report), command="apply",
+                    fixed=document["transformation"], on_violation=on_violation)
+
+
+def _document_from_run(db: str, run: str, schema: str) -> dict[str, Any]:
+    from .engines import adapter_for_url
+    from .history import get_run
+
+    adapter = adapter_for_url(db, Path.cwd(), create=False)
+    adapter.connect()
+    try:
+        record = get_run(adapter, schema, run)
+    finally:
+        adapter.close()
+    if record["status"] not in ("succeeded", "dry_run") or not record.get("transformation"):
+        raise InputError(f"--run: run {record['run_id']} has status {record['status']}; only a successful run "
+                         f"has a transformation to apply")
+    config_file = record.get("config_file")
+    return {"config": record["config"], "transformation": record["transformation"],
+            "base_dir": str(Path(config_file).parent) if config_file else None}
+
+
+def _document_from_file(transformation: str | Path | dict[str, Any]) -> tuple[dict[str, Any], str]:
+    if isinstance(transformation, dict):
+        return transformation, "transformation"
+    path = Path(transformation)
+    try:
+        document = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise ConfigError(f"--transformation: cannot read {path}: {exc.strerror}") from None
+    except json.JSONDecodeError as exc:
+        raise ConfigError(f"--transformation: {path} is not JSON ({exc})") from None
+    if not isinstance(document, dict):
+        raise ConfigError(f"--transformation: {path}: expected a JSON object")
+    return document, str(path)
+
+
+def _config_from_document(document: dict[str, Any], where: str, *, source: str, output: str,
+                          if_exists: str | None, db: str | None) -> AnonymizeConfig:
+    from pydantic import ValidationError
+
+    from .config.loading import format_errors
+
+    missing = [key for key in ("config", "transformation") if not isinstance(document.get(key), dict)]
+    if missing:
+        raise ConfigError(f"{where}: not a sqlanon transformation (missing {', '.join(missing)}); use the file "
+                          f"written by `sqlanon anonymize --save-transformation` or a --report .json")
+    data = json.loads(json.dumps(document["config"]))  # a deep copy
+    src = data.setdefault("source", {})
+    src.pop("csv", None)
+    src.pop("delimiter", None)
+    src["table"] = source
+    if db is None and "***" in str(src.get("url", "")):
+        raise ConfigError(f"{where}: the recorded database URL has its password removed; give --db URL")
+    data.setdefault("output", {})["table"] = output
+    if if_exists is not None:
+        data["output"]["if_exists"] = if_exists
+    data["output"].pop("csv", None)  # a CSV export path belongs to the original run, not to this batch
+    base_dir = document.get("base_dir")
+    try:
+        return AnonymizeConfig.model_validate(
+            {**data, "base_dir": Path(base_dir) if base_dir else Path.cwd(), "source_file": where}
+        )
+    except ValidationError as exc:  # recorded configs are already substituted: no ${ENV} expansion here
+        raise ConfigError(format_errors(where, exc, data)) from None
 
 
 def _write_and_verify(

@@ -268,6 +268,14 @@ def check(
     )
 
 
+def measure_sensitive(
+    adapter: EngineAdapter, table: tuple[str, ...], qis: list[str], column: str, c: Fraction
+) -> dict[str, Any]:
+    """The measures of one sensitive attribute of a table (no hierarchical t), as ``check`` reports them."""
+    type_name = str(adapter.run("audit_column_types.sql.j2", table=table, columns=[column])[0][0])
+    return _measure(adapter, table, qis, column, type_name, c, None)
+
+
 def _measure(
     adapter: EngineAdapter,
     table: tuple[str, ...],

@@ -42,15 +42,35 @@ def _run(as_json: bool, action: Callable[[], Any]) -> None:
         sys.exit(_emit_error(exc, as_json))
 
 
-def _progress(enabled: bool):
-    if not enabled or not sys.stderr.isatty():
-        return None
+#: Searches shorter than this show no progress line at all.
+PROGRESS_AFTER_SECONDS = 0.5
 
-    def show(evaluated: int, size: int, best: float | None, elapsed: float) -> None:
+
+class _Progress:
+    """One self-overwriting line on stderr: nodes evaluated, lattice size, best metric so far, elapsed."""
+
+    def __init__(self) -> None:
+        self.shown = False
+        self._last = 0.0
+
+    def __call__(self, evaluated: int, size: int, best: float | None, elapsed: float) -> None:
+        if elapsed < PROGRESS_AFTER_SECONDS or elapsed - self._last < 0.1:
+            return
+        self._last = elapsed
+        self.shown = True
         best_text = "-" if best is None else f"{best:.6g}"
         click.echo(f"\r  nodes evaluated {evaluated}/{size}  best {best_text}  {elapsed:.1f}s ", err=True, nl=False)
 
-    return show
+    def end(self) -> None:
+        if self.shown:
+            click.echo("", err=True)
+
+
+def _progress(enabled: bool) -> _Progress | None:
+    """A progress display, only for people: not with --json or --quiet, not when stderr is not a terminal."""
+    if not enabled or not sys.stderr.isatty():
+        return None
+    return _Progress()
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -66,33 +86,110 @@ def main() -> None:
     """
 
 
+REPORT_HELP = "Write a report of the run: .html (self-contained, with charts) or .json. Repeatable."
+
+
 @main.command()
 @click.argument("config", type=click.Path(path_type=Path))
 @click.option("--db", "db", metavar="URL", help="Database URL; overrides source.url.")
 @click.option("--dry-run", is_flag=True, help="Search and report without writing the output table.")
+@click.option("--report", "reports", metavar="FILE", multiple=True, type=click.Path(path_type=Path),
+              help=REPORT_HELP)
+@click.option("--save-transformation", metavar="FILE", type=click.Path(path_type=Path),
+              help="Save the chosen transformation and config as JSON, for `sqlanon apply --transformation`.")
 @click.option("--json", "as_json", is_flag=True, help="Print exactly one JSON object on stdout.")
 @click.option("--quiet", is_flag=True, help="No progress display.")
-def anonymize(config: Path, db: str | None, dry_run: bool, as_json: bool, quiet: bool) -> None:
+def anonymize(config: Path, db: str | None, dry_run: bool, reports: tuple[Path, ...],
+              save_transformation: Path | None, as_json: bool, quiet: bool) -> None:
     """Find the optimal generalization, write the output table atomically and verify it.
+
+    The run is recorded in the database's run history (schema `sqlanon`; see
+    `sqlanon runs list`), unless the config sets history.enabled: false.
 
     \b
     Examples:
       sqlanon anonymize configs/patients.yaml
+      sqlanon anonymize configs/patients.yaml --report run.html --report run.json
       sqlanon anonymize adult.yaml --db postgresql+psycopg://me@db/warehouse --json
-      sqlanon anonymize adult.yaml --dry-run
+      sqlanon anonymize adult.yaml --dry-run --save-transformation adult-transformation.json
     """
     from .api import anonymize as run
 
     def action() -> None:
-        result = run(config, db=db, dry_run=dry_run, progress=_progress(not (as_json or quiet)))
-        if sys.stderr.isatty() and not (as_json or quiet):
-            click.echo("", err=True)
-        if as_json:
-            click.echo(json.dumps(result.to_dict()))
-        else:
-            click.echo(_summary(result))
-        if not dry_run and not result.verified:
-            sys.exit(1)
+        progress = _progress(not (as_json or quiet))
+        try:
+            result = run(config, db=db, dry_run=dry_run, progress=progress, report=list(reports))
+        finally:
+            if progress is not None:
+                progress.end()
+        if save_transformation is not None:
+            _save_json(save_transformation, result.transformation_document())
+        _finish(result, as_json, dry_run)
+
+    _run(as_json, action)
+
+
+def _save_json(path: Path, document: dict[str, Any]) -> None:
+    from .report import write_report
+
+    write_report(document, path if path.suffix.lower() == ".json" else path.with_name(path.name + ".json"))
+
+
+def _finish(result: Any, as_json: bool, dry_run: bool) -> None:
+    if as_json:
+        click.echo(json.dumps(result.to_dict()))
+    else:
+        click.echo(_summary(result))
+    if not dry_run and not result.verified:
+        sys.exit(1)
+
+
+@main.command()
+@click.option("--run", "run_id", metavar="ID", help="Apply the transformation of this recorded run (needs --db).")
+@click.option("--transformation", metavar="FILE", type=click.Path(path_type=Path),
+              help="Apply the transformation in this file (--save-transformation, or a --report .json).")
+@click.option("--source", required=True, metavar="TABLE", help="The new batch (schema.table allowed).")
+@click.option("--output", required=True, metavar="TABLE", help="Table to write (schema.table allowed).")
+@click.option("--db", "db", metavar="URL", help="Database URL (default: the recorded config's source.url).")
+@click.option("--if-exists", type=click.Choice(["fail", "replace"]), help="Override output.if_exists.")
+@click.option("--on-violation", type=click.Choice(["fail", "search"]), default="fail", show_default=True,
+              help="When the batch violates k or a privacy model under the transformation: fail (exit 3, "
+                   "nothing written) or search for a new optimal transformation.")
+@click.option("--schema", "schema", metavar="NAME", help="Run-history schema to read --run from (default sqlanon).")
+@click.option("--dry-run", is_flag=True, help="Check the batch without writing the output table.")
+@click.option("--report", "reports", metavar="FILE", multiple=True, type=click.Path(path_type=Path),
+              help=REPORT_HELP)
+@click.option("--json", "as_json", is_flag=True, help="Print exactly one JSON object on stdout.")
+@click.option("--quiet", is_flag=True, help="No progress display.")
+def apply(run_id: str | None, transformation: Path | None, source: str, output: str, db: str | None,
+          if_exists: str | None, on_violation: str, schema: str | None, dry_run: bool, reports: tuple[Path, ...],
+          as_json: bool, quiet: bool) -> None:
+    """Apply a previously chosen transformation to a new batch (the nightly load).
+
+    The same generalization levels are applied, k and every privacy model are
+    re-checked on the batch, and the output is written atomically and verified.
+    Exit code 3 and no output table when the batch violates them (unless
+    --on-violation search).
+
+    \b
+    Examples:
+      sqlanon apply --run 5ba39b1b --db duckdb:///warehouse.duckdb --source patients_2026_11 \
+          --output patients_2026_11_k5
+      sqlanon apply --transformation patients-k5.json --source staging.batch --output published.batch \
+          --db postgresql+psycopg://etl@db/warehouse --if-exists replace --on-violation search
+    """
+    from .api import apply as run
+
+    def action() -> None:
+        progress = _progress(not (as_json or quiet))
+        try:
+            result = run(transformation, run=run_id, source=source, output=output, db=db, if_exists=if_exists,
+                         on_violation=on_violation, dry_run=dry_run, history_schema=schema, progress=progress,
+                         report=list(reports))
+        finally:
+            if progress is not None:
+                progress.end()
+        _finish(result, as_json, dry_run)
 
     _run(as_json, action)
 
@@ -110,6 +207,8 @@ def _summary(result: Any) -> str:
         "  metrics: " + ", ".join(f"{k}={v:.6g}" for k, v in result.metrics.items()),
         f"  nodes evaluated: {result.nodes_evaluated} of {result.lattice_size} ({result.statements} SQL statements)",
     ]
+    if result.run_id:
+        lines.append(f"  run id: {result.run_id} (sqlanon runs show {result.run_id[:8]} --db ...)")
     if not result.dry_run:
         v = result.verification
         lines.append(
@@ -280,6 +379,11 @@ def demo(path: Path, rows: int, k: int, as_json: bool) -> None:
 
     _run(as_json, action)
 
+
+from .cli_history import db_group, runs_group  # noqa: E402  (the groups use _run above)
+
+main.add_command(db_group)
+main.add_command(runs_group)
 
 if __name__ == "__main__":  # pragma: no cover
     main()

@@ -18,20 +18,33 @@ if TYPE_CHECKING:
     from .engines.base import EngineAdapter
 
 
-def sql_root() -> Path:
-    """Folder holding the templates: inside the installed wheel, or ``sql/`` of a source checkout."""
-    packaged = resources.files("sqlanon").joinpath("sql")
+def _data_root(name: str) -> Path:
+    """``sql/`` or ``migrations/``: inside the installed wheel, or at the top of a source checkout."""
+    packaged = resources.files("sqlanon").joinpath(name)
     if packaged.is_dir():
         return Path(str(packaged))
-    return Path(__file__).resolve().parent.parent / "sql"
+    return Path(__file__).resolve().parent.parent / name
+
+
+def sql_root() -> Path:
+    """Folder holding the SQL templates."""
+    return _data_root("sql")
+
+
+def migrations_root() -> Path:
+    """Folder holding the metadata-schema migrations (``NNNN_name.sql.j2``)."""
+    return _data_root("migrations")
 
 
 @cache
-def _environment(engine: str) -> jinja2.Environment:
-    root = sql_root()
-    loader = jinja2.ChoiceLoader(
-        [jinja2.FileSystemLoader(str(root / engine)), jinja2.FileSystemLoader(str(root / "common"))]
-    )
+def _environment(engine: str, kind: str = "sql") -> jinja2.Environment:
+    if kind == "migrations":
+        loader: jinja2.BaseLoader = jinja2.FileSystemLoader(str(migrations_root()))
+    else:
+        root = sql_root()
+        loader = jinja2.ChoiceLoader(
+            [jinja2.FileSystemLoader(str(root / engine)), jinja2.FileSystemLoader(str(root / "common"))]
+        )
     return jinja2.Environment(
         loader=loader,
         undefined=jinja2.StrictUndefined,
@@ -43,15 +56,20 @@ def _environment(engine: str) -> jinja2.Environment:
     )
 
 
-def render_template(adapter: EngineAdapter, template: str, context: dict[str, Any]) -> tuple[str, list[Any]]:
-    """Render one template; bind parameters come back as NUL-delimited markers plus their values."""
+def render_template(
+    adapter: EngineAdapter, template: str, context: dict[str, Any], kind: str = "sql"
+) -> tuple[str, list[Any]]:
+    """Render one template; bind parameters come back as NUL-delimited markers plus their values.
+
+    ``kind`` is ``sql`` (``sql/<engine>`` over ``sql/common``) or ``migrations``.
+    """
     values: list[Any] = []
 
     def bind(value: Any) -> str:
         values.append(value)
         return f"\x00{len(values) - 1}\x00"
 
-    env = _environment(adapter.name)
+    env = _environment(adapter.name, kind)
     tmpl = env.get_template(template)
     text = tmpl.render(
         **context,

@@ -77,13 +77,14 @@ class Engine:
                     con.close()
 
     def tables(self) -> set[str]:
-        """Names of all tables visible to a new session (temporary tables of other sessions excluded)."""
+        """Names of all tables visible to a new session (temporary tables of other sessions and sqlanon's run
+        history schema excluded; tests/test_history.py looks at the history)."""
         if self.name == "duckdb":
-            rows = self.execute("SELECT table_name FROM information_schema.tables")
+            rows = self.execute("SELECT table_name FROM information_schema.tables WHERE table_schema <> 'sqlanon'")
         else:
             rows = self.execute(
                 "SELECT table_name FROM information_schema.tables WHERE table_schema NOT IN "
-                "('pg_catalog', 'information_schema') AND table_schema NOT LIKE 'pg_temp%'"
+                "('pg_catalog', 'information_schema', 'sqlanon') AND table_schema NOT LIKE 'pg_temp%'"
             )
         return {r[0] for r in rows}
 

@@ -175,3 +175,34 @@ def test_cli_help_has_examples(command: str, flag: str) -> None:
     result = CliRunner().invoke(cli, [command, flag])
     assert result.exit_code == 0, result.output
     assert "Example" in result.output, result.output
+
+
+# -- (e) docs/etl.md: the orchestrator example runs as written ----------------------------------------
+def test_etl_example_runs(tmp_path: Path) -> None:
+    from sqlanon.demo import run_demo
+
+    text = (REPO / "docs" / "etl.md").read_text(encoding="utf-8")
+    code = re.search(r"```python\n(.*?)```", text, flags=re.DOTALL)
+    assert code, "docs/etl.md has no python example"
+    namespace: dict = {}
+    exec(compile(code.group(1), "docs/etl.md", "exec"), namespace)  # noqa: S102 - our own documentation
+    database = tmp_path / "etl.duckdb"
+    _, config, _ = run_demo(database, rows=2000, k=5)
+    run_id = namespace["review_run"](str(config), str(tmp_path))
+    assert (tmp_path / "review.html").is_file()
+    out = namespace["publish_batch"](run_id, f"duckdb:///{database}", "patients", "patients_published", str(tmp_path))
+    assert out["rows"] > 0 and out["run_id"] != run_id
+    assert (tmp_path / "patients_published.html").is_file() and (tmp_path / "patients_published.json").is_file()
+    # Idempotent publish: the same call again replaces the table with the same contents.
+    import duckdb
+
+    def contents() -> list[tuple]:
+        con = duckdb.connect(str(database), read_only=True)
+        try:
+            return sorted(con.execute('SELECT * FROM "patients_published"').fetchall(), key=repr)
+        finally:
+            con.close()
+
+    first = contents()
+    namespace["publish_batch"](run_id, f"duckdb:///{database}", "patients", "patients_published", str(tmp_path))
+    assert contents() == first

@@ -299,6 +299,37 @@ CASES: dict[str, tuple[str, dict[str, Any]]] = {
             "basic": True,
         },
     ),
+    # Run history (schema name hostile on purpose) and the report's queries.
+    "history_applied_versions": ("history/applied_versions.sql.j2", {"schema": WEIRD}),
+    "history_create_schema": ("history/create_schema.sql.j2", {"schema": WEIRD}),
+    "history_create_version_table": ("history/create_version_table.sql.j2", {"schema": WEIRD}),
+    "history_insert_row": (
+        "history/insert_row.sql.j2",
+        {"schema": WEIRD, "table": "runs", "values": {"run_id": "0a1b2c3d4e5f6a7b", "status": "running",
+                                                      "pid": 42, "config_json": '{"k": 5}'}},
+    ),
+    "history_lock_history": ("history/lock_history.sql.j2", {"schema": WEIRD}),
+    "history_record_version": (
+        "history/record_version.sql.j2",
+        {"schema": WEIRD, "version": 2, "name": "process_report_nodes", "applied_at": "2026-11-22 02:00:00",
+         "sqlanon_version": "0.1.0"},
+    ),
+    "history_select_run_nodes": ("history/select_run_nodes.sql.j2", {"schema": WEIRD, "run_id": "0a1b"}),
+    "history_select_runs_all": (
+        "history/select_runs.sql.j2", {"schema": WEIRD, "columns": ["run_id", "status"], "prefix": None, "limit": 20},
+    ),
+    "history_select_runs_prefix": (
+        "history/select_runs.sql.j2", {"schema": WEIRD, "columns": ["run_id", PERCENT], "prefix": "0a1b", "limit": 2},
+    ),
+    "history_update_run": (
+        "history/update_run.sql.j2",
+        {"schema": WEIRD, "run_id": "0a1b2c3d4e5f6a7b", "values": {"status": "failed", "error": "it's; broken"}},
+    ),
+    "history_version": ("history/history_version.sql.j2", {"schema": WEIRD}),
+    "report_class_sizes": ("report_class_sizes.sql.j2", {"table": WEIRD_SOURCE, "qis": ["age", WEIRD, PERCENT]}),
+    "report_hierarchy_examples": (
+        "report_hierarchy_examples.sql.j2", {"coded": f"{PREFIX}c0", "level": 2, "limit": 5},
+    ),
 }
 
 #: Template files (relative to ``sql/``, as ``template_names()`` lists them) rendered by the golden tests.
@@ -383,7 +414,10 @@ def test_golden_sql(case: str, engine: str) -> None:
 def test_snapshot_files_parse_back() -> None:
     """Every stored snapshot belongs to a case and ends with its bind parameters."""
     stored = {p.relative_to(SNAPSHOTS).as_posix() for p in SNAPSHOTS.rglob("out.sql")}
+    from sqlanon.history import migrations
+
     expected = {f"{case}/{engine}/out.sql" for case in CASES for engine in ENGINES}
+    expected |= {f"migration_{m.version:04d}/{engine}/out.sql" for m in migrations() for engine in ENGINES}
     assert stored == expected, "stale or missing snapshot files"
     for rel in stored:
         last = (SNAPSHOTS / rel).read_text(encoding="utf-8").rstrip("\n").splitlines()[-1]
@@ -442,3 +476,23 @@ def test_every_template_is_rendered_by_a_golden_test() -> None:
     assert not missing, f"templates not rendered by any golden SQL test: {missing}"
     unknown = sorted(RENDERED - names)
     assert not unknown, f"rendered files template_names() does not list: {unknown}"
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_migrations_render_with_a_hostile_schema_name(engine: str) -> None:
+    """Every migration renders with the schema name quoted and no bind parameters (the runner refuses them)."""
+    from sqlanon.history import migrations
+
+    adapter = make_adapter(engine)
+    for migration in migrations():
+        sql, params = adapter.render(migration.template, _kind="migrations", schema=WEIRD)
+        assert params == []
+        path = SNAPSHOTS / f"migration_{migration.version:04d}" / engine / "out.sql"
+        if UPDATE:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(snapshot_text(sql, params), encoding="utf-8")
+            continue
+        assert path.is_file(), f"no snapshot {path}; create it with SQLANON_UPDATE_SNAPSHOTS=1"
+        assert snapshot_text(sql, params) == path.read_text(encoding="utf-8")
+        rest = sql.replace('"we""ird; col"', "")
+        assert "ird; col" not in rest

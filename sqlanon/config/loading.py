@@ -41,7 +41,7 @@ def parse_config(data: Any, source: str = "<config>", base_dir: Path | None = No
     try:
         return AnonymizeConfig.model_validate({**data, "base_dir": base_dir or Path.cwd(), "source_file": source})
     except ValidationError as exc:
-        raise ConfigError(_format_errors(source, exc, data)) from None
+        raise ConfigError(format_errors(source, exc, data)) from None
 
 
 def _substitute(value: Any, source: str, key: tuple[Any, ...]) -> Any:
@@ -77,7 +77,7 @@ def _lookup(data: Any, loc: tuple[Any, ...]) -> tuple[bool, Any]:
     return True, data
 
 
-def _format_errors(source: str, exc: ValidationError, data: Any) -> str:
+def format_errors(source: str, exc: ValidationError, data: Any) -> str:
     lines = []
     for err in exc.errors():
         # Drop pydantic's union-branch labels (e.g. 'float', 'int') from the location.

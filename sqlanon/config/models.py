@@ -270,12 +270,30 @@ class SearchConfig(_Strict):
     force: bool = False
 
 
+class HistoryConfig(_Strict):
+    """Run history in the target database (``migrations/``; ``sqlanon runs list``)."""
+
+    enabled: bool = True
+    #: Schema holding the history tables (created on first use when ``create`` is true).
+    schema_: str = Field(default="sqlanon", min_length=1, max_length=63, alias="schema")
+    create: bool = True
+    #: Also store every lattice node's search outcome (for the lattice picture of ``runs show --report``).
+    store_nodes: bool = False
+
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+    @property
+    def schema(self) -> str:  # type: ignore[override]
+        return self.schema_
+
+
 class AnonymizeConfig(_Strict):
     source: SourceConfig
     output: OutputConfig
     attributes: dict[str, AttributeConfig] = Field(min_length=1)
     privacy: PrivacyConfig
     search: SearchConfig = SearchConfig()
+    history: HistoryConfig = HistoryConfig()
     #: Folder of the config file: relative paths in the config are resolved against it.
     base_dir: Path = Field(default=Path("."), exclude=True)
     #: Where the config came from (file path), to name it in error messages.

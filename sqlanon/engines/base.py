@@ -46,6 +46,9 @@ class EngineAdapter:
     def close(self) -> None:  # pragma: no cover - abstract
         raise NotImplementedError
 
+    def fresh(self) -> EngineAdapter:  # pragma: no cover - abstract
+        raise NotImplementedError
+
     # -- quoting and rendering -----------------------------------------------------------------------
     @staticmethod
     def quote_identifier(name: str) -> str:
@@ -61,9 +64,9 @@ class EngineAdapter:
     def quote_qualified(self, parts: Sequence[str]) -> str:
         return ".".join(self.quote_identifier(p) for p in parts)
 
-    def render(self, template: str, **context: Any) -> tuple[str, list[Any]]:
-        """Render ``sql/.../template`` for this engine and return (sql, bind parameters)."""
-        text, values = render_template(self, template, context)
+    def render(self, template: str, _kind: str = "sql", **context: Any) -> tuple[str, list[Any]]:
+        """Render ``sql/.../template`` (or a migration) for this engine and return (sql, bind parameters)."""
+        text, values = render_template(self, template, context, _kind)
         params: list[Any] = []
 
         def substitute(match: re.Match[str]) -> str:

@@ -34,6 +34,10 @@ class DuckDBAdapter(EngineAdapter):
         except duckdb.Error as exc:
             raise EngineError(f"cannot open DuckDB database {self.display_url}: {exc}") from None
 
+    def fresh(self) -> DuckDBAdapter:
+        """An unconnected adapter for the same database (to record a failure after the connection broke)."""
+        return DuckDBAdapter(self.database, self.display_url, create=False)
+
     def close(self) -> None:
         if self._con is not None:
             self._con.close()

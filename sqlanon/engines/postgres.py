@@ -26,6 +26,10 @@ class PostgresAdapter(EngineAdapter):
         except psycopg.Error as exc:
             raise EngineError(f"cannot connect to {self.display_url}: {self._scrub(exc)}") from None
 
+    def fresh(self) -> PostgresAdapter:
+        """An unconnected adapter for the same database (to record a failure after the connection broke)."""
+        return PostgresAdapter(self.url, self.display_url)
+
     def close(self) -> None:
         if self._con is not None:
             self._con.close()
@@ -56,6 +60,14 @@ class PostgresAdapter(EngineAdapter):
             raise InputError(f"{self.display_url}: {self._scrub(exc)}") from None
         except psycopg.errors.QueryCanceled:
             raise KeyboardInterrupt from None
+        except psycopg.OperationalError as exc:
+            if self._con.closed or isinstance(exc, psycopg.errors.AdminShutdown):
+                # The server ended the session (restart, pg_terminate_backend, network): the open transaction
+                # is rolled back by the server and temporary tables go with the session.
+                raise EngineError(
+                    f"lost the connection to {self.display_url} ({self._scrub(exc)}); nothing was written"
+                ) from None
+            raise EngineError(f"PostgreSQL error on {self.display_url}: {self._scrub(exc)}") from None
         except psycopg.Error as exc:
             raise EngineError(f"PostgreSQL error on {self.display_url}: {self._scrub(exc)}") from None
 

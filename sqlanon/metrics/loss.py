@@ -16,13 +16,13 @@ from ..lattice import Node
 from .base import InformationLossMetric, MetricContext
 
 
-def _unit(big_n: int) -> int:
+def unit_weight(big_n: int) -> int:
     """D = max(N - 1, 1): the weight of a fully lost cell (a suppressed record, a NULL at the top)."""
     return max(big_n - 1, 1)
 
 
 def _denominators(ctx: MetricContext) -> list[int]:
-    return [ctx.records * _unit(big_n) for big_n in ctx.leaves]
+    return [ctx.records * unit_weight(big_n) for big_n in ctx.leaves]
 
 
 def loss_numerator(
@@ -42,7 +42,7 @@ def loss_numerator(
     """
     total = 1
     for i, level in enumerate(node):
-        unit = _unit(ctx.leaves[i])
+        unit = unit_weight(ctx.leaves[i])
         kept = ctx.weight_sums[i][level] - (suppressed_weights[i] if suppressed_weights else 0)
         total *= ctx.records * unit + suppressed * unit + kept
     return total

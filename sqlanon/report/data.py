@@ -1,0 +1,221 @@
+"""The content of a run report (``--report out.json|out.html``), gathered while the session is open.
+
+Everything here is aggregates or hierarchy rows; no row of the table is read into Python.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from fractions import Fraction
+from typing import Any
+
+from ..audit import measure_sensitive
+from ..config import AnonymizeConfig
+from ..engines.base import EngineAdapter
+from ..evaluation.evaluator import NodeStats
+from ..lattice import Node
+from ..lattice.search.base import SearchProblem
+from ..metrics.loss import unit_weight
+from ..session import PreparedData
+
+#: Above this many nodes the report keeps only the counts per state (the picture shows bars).
+MAX_NODES_IN_REPORT = 20_000
+EXAMPLES = 5
+_NO_MEASURES = dict.fromkeys(("distinct_l", "entropy_l", "recursive_l", "t_equal", "t_ordered", "p", "alpha", "e"))
+
+
+def attribute_losses(data: PreparedData, node: Node, stats: NodeStats) -> list[float]:
+    """Loss per quasi-identifier, v_i of SEMANTICS.md: mean over records of 1 (suppressed) or (c-1)/(N-1)."""
+    ctx = data.ctx
+    out = []
+    for i, level in enumerate(node):
+        unit = unit_weight(ctx.leaves[i])
+        kept = ctx.weight_sums[i][level] - (stats.suppressed_weights[i] if stats.suppressed_weights else 0)
+        out.append(float(Fraction(stats.suppressed_records * unit + kept, ctx.records * unit)))
+    return out
+
+
+def attributes(
+    adapter: EngineAdapter, cfg: AnonymizeConfig, data: PreparedData, node: Node, stats: NodeStats
+) -> list[dict[str, Any]]:
+    losses = attribute_losses(data, node, stats)
+    out = []
+    for i, (h, level) in enumerate(zip(data.hierarchies, node, strict=True)):
+        examples = adapter.run("report_hierarchy_examples.sql.j2", coded=h.coded_table, level=level, limit=EXAMPLES)
+        out.append(
+            {
+                "name": h.attribute,
+                "level": level,
+                "height": h.height,
+                "max_level": data.lattice.max_levels[i],
+                "loss": losses[i],
+                "priority": cfg.attributes[h.attribute].priority,
+                "examples": [[None if v is None else str(v), None if g is None else str(g)] for v, g in examples],
+            }
+        )
+    return out
+
+
+def classes(adapter: EngineAdapter, table: tuple[str, ...], qis: list[str]) -> dict[str, Any]:
+    histogram = [[int(s), int(c)] for s, c in adapter.run("report_class_sizes.sql.j2", table=table, qis=qis)]
+    count = sum(c for _, c in histogram)
+    records = sum(s * c for s, c in histogram)
+    return {
+        "count": count,
+        "smallest": histogram[0][0] if histogram else None,
+        "largest": histogram[-1][0] if histogram else None,
+        "average": round(records / count, 4) if count else None,
+        "size_histogram": histogram,
+    }
+
+
+def _model_row(model: Any, measures: dict[str, Any]) -> dict[str, Any]:
+    """(name, parameter, limit, worst class, direction) of one configured model from the table's measures."""
+    kind, spec = model.kind, model.spec
+    if kind == "distinct_l_diversity":
+        return {
+            "model": "distinct l-diversity",
+            "parameter": "l",
+            "limit": spec.l,
+            "worst": measures["distinct_l"],
+            "direction": ">=",
+        }
+    if kind == "entropy_l_diversity":
+        return {
+            "model": "entropy l-diversity",
+            "parameter": "l",
+            "limit": spec.l,
+            "worst": measures["entropy_l"],
+            "direction": ">=",
+        }
+    if kind == "recursive_cl_diversity":
+        return {
+            "model": f"recursive (c={spec.c:g}, l)-diversity",
+            "parameter": "l",
+            "limit": spec.l,
+            "worst": measures["recursive_l"],
+            "direction": ">=",
+        }
+    if kind == "t_closeness":
+        worst = {"equal": measures["t_equal"], "ordered": measures["t_ordered"]}.get(spec.distance)
+        return {
+            "model": f"t-closeness ({spec.distance})",
+            "parameter": "t",
+            "limit": spec.t,
+            "worst": worst,
+            "direction": "<=",
+        }
+    if kind == "p_sensitivity":
+        return {"model": "p-sensitivity", "parameter": "p", "limit": spec.p, "worst": measures["p"], "direction": ">="}
+    if kind == "alpha_k_anonymity":
+        return {
+            "model": "(alpha,k)-anonymity",
+            "parameter": "alpha",
+            "limit": spec.alpha,
+            "worst": measures["alpha"],
+            "direction": "<=",
+        }
+    return {"model": "(k,e)-anonymity", "parameter": "e", "limit": spec.e, "worst": measures["e"], "direction": ">="}
+
+
+def models(
+    adapter: EngineAdapter,
+    cfg: AnonymizeConfig,
+    table: tuple[str, ...] | None,
+    class_info: dict[str, Any] | None,
+    verification: dict[str, Any] | None,
+) -> list[dict[str, Any]]:
+    """k and every configured model, with the value of the worst class of the written table.
+
+    "worst" is measured on the written table by the ``sqlanon check`` queries; with masked suppression it
+    includes the all-'*' class. Hierarchical t-closeness and delta-presence are not re-measured here
+    (``satisfied`` then comes from the run's model re-check). Dry runs have no table: worst is None.
+    """
+    smallest = (verification or {}).get("smallest_class") or (class_info or {}).get("smallest")
+    rows = [
+        {
+            "model": "k-anonymity",
+            "attribute": None,
+            "parameter": "k",
+            "limit": cfg.privacy.k,
+            "worst": smallest,
+            "direction": ">=",
+        }
+    ]
+    models_ok = None if verification is None else verification.get("models_verified", verification["verified"])
+    for name in cfg.sensitive_with_models:
+        measures: dict[str, Any] | None = None
+        for model in cfg.attributes[name].models:
+            if table is not None and (measures is None or model.kind == "recursive_cl_diversity"):
+                c = model.spec.c if model.kind == "recursive_cl_diversity" else 3
+                measures = measure_sensitive(adapter, table, cfg.quasi_identifiers, name, Fraction(str(c)))
+            rows.append({**_model_row(model, measures or _NO_MEASURES), "attribute": name})
+    dp = cfg.privacy.delta_presence
+    if dp is not None:
+        rows.append(
+            {
+                "model": "delta-presence",
+                "attribute": None,
+                "parameter": "delta",
+                "limit": [dp.delta_min, dp.delta_max],
+                "worst": None,
+                "direction": "in",
+            }
+        )
+    for row in rows:
+        worst, limit = row["worst"], row["limit"]
+        if worst is None or row["direction"] == "in":
+            row["satisfied"] = models_ok
+        elif row["direction"] == ">=":
+            row["satisfied"] = worst >= limit
+        else:
+            row["satisfied"] = worst <= limit + 1e-12  # t and alpha come back as doubles
+    return rows
+
+
+def search(
+    problem: SearchProblem, data: PreparedData, node: Node, qis: list[str], seconds: float, statements: int
+) -> dict[str, Any]:
+    """Every lattice node's outcome: evaluated in SQL, inferred by predictive tagging, or pruned by a bound."""
+    lattice = data.lattice
+    evaluated = problem.evaluator.cache
+    limit = data.ctx.max_suppressed
+    counts = dict.fromkeys(
+        ("optimum", "feasible", "infeasible", "inferred_feasible", "inferred_infeasible", "pruned"), 0
+    )
+    nodes: list[dict[str, Any]] | None = [] if lattice.size <= MAX_NODES_IN_REPORT else None
+    for candidate in lattice.nodes():
+        stats = evaluated.get(candidate)
+        if candidate == node:
+            state = "optimum"
+        elif stats is not None:
+            state = "feasible" if stats.suppressed_records <= limit else "infeasible"
+        else:
+            tag = problem.space.tag(candidate)
+            state = "pruned" if tag is None else ("inferred_feasible" if tag else "inferred_infeasible")
+        counts[state] += 1
+        if nodes is not None:
+            value = None
+            if (
+                stats is not None
+                and stats.suppressed_records <= limit
+                and (stats.suppressed_weights is not None or not problem.metric.needs_loss_weights)
+            ):
+                value = problem.metric.display(problem.metric.value(candidate, stats, data.ctx), data.ctx)
+            nodes.append({"levels": list(candidate), "state": state, "metric": value})
+    return {
+        "strategy": None,
+        "nodes_evaluated": problem.evaluator.evaluated,
+        "lattice_size": lattice.size,
+        "full_lattice_size": lattice.full_size,
+        "seconds": round(seconds, 4),
+        "statements": statements,
+        "quasi_identifiers": qis,
+        "heights": list(lattice.heights),
+        "counts": counts,
+        "nodes": nodes,
+    }
+
+
+def now() -> str:
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")

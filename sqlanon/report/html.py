@@ -1,0 +1,120 @@
+"""Write the run report as JSON or as one self-contained HTML page.
+
+The HTML page carries its CSS and its charts (inline SVG) inside, so it can be mailed or archived next to the
+anonymized table and opened offline. Names and values in the report come from the user's database; the
+template autoescapes everything, and the SVG helpers escape their text themselves.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import jinja2
+
+from sqlanon.errors import ConfigError
+
+from . import lattice_svg, svg
+
+_ENV = jinja2.Environment(
+    loader=jinja2.FileSystemLoader(Path(__file__).resolve().parent),
+    autoescape=True,
+    undefined=jinja2.StrictUndefined,
+    trim_blocks=True,
+    lstrip_blocks=True,
+)
+_ENV.filters["num"] = svg.fmt_num
+
+
+def render_html(report: dict[str, Any]) -> str:
+    """The report as one HTML document (no external resources, no JavaScript)."""
+    return _ENV.get_template("report.html.j2").render(r=report, v=_view(report))
+
+
+def write_report(report: dict[str, Any], path: Path) -> None:
+    """Write the report as ``.html`` or ``.json`` (by suffix), atomically: readers never see half a file."""
+    path = Path(path)
+    suffix = path.suffix.lower()
+    if suffix == ".html":
+        text = render_html(report)
+    elif suffix == ".json":
+        text = json.dumps(report, indent=2, sort_keys=False) + "\n"
+    else:
+        raise ConfigError(f"--report: {path}: unknown report format (use .html or .json)")
+    # The temporary file is in the target's folder so that os.replace is a rename on one file system.
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(tmp, 0o644)  # mkstemp creates 0600; a report is an ordinary file
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _view(report: dict[str, Any]) -> dict[str, Any]:
+    """Everything the template shows that needs computing: charts, shares, margins, verdicts."""
+    models = report.get("models") or []
+    k = next((m["limit"] for m in models if m.get("parameter") == "k"), None)
+    rows = report["rows"]
+    search = report["search"]
+    classes = report.get("classes")  # None on a dry run: no table was written to measure
+    nodes = search.get("nodes")
+    return {
+        "transformation": ", ".join(f"{name}={level}" for name, level in (report.get("transformation") or {}).items()),
+        "metric_value": (report.get("metrics") or {}).get(report.get("metric")),
+        "verdict": _verdict(report),
+        "verification_details": [
+            (key, value) for key, value in (report.get("verification") or {}).items() if key != "verified"
+        ],
+        "k": k,
+        "histogram": svg.histogram(classes.get("size_histogram") or [], k) if classes else None,
+        "suppressed_share": rows["suppressed"] / rows["considered"] if rows.get("considered") else None,
+        "suppression_bar": svg.usage_bar(rows["suppressed"], rows["suppression_limit"]),
+        "loss_bars": svg.loss_bars(report.get("attributes") or []),
+        "models": [_model_row(m) for m in models],
+        "lattice": lattice_svg.lattice(search, report.get("metric") or "metric"),
+        "legend": lattice_svg.legend(search),
+        "edges_drawn": bool(nodes) and len(nodes) <= lattice_svg.MAX_NODES_WITH_EDGES,
+        "config_json": json.dumps(report.get("config"), indent=2, ensure_ascii=False, default=str),
+    }
+
+
+def _verdict(report: dict[str, Any]) -> dict[str, str]:
+    verification = report.get("verification")
+    if verification and verification.get("verified"):
+        return {"css": "good", "text": "verified", "reason": ""}
+    if report.get("status") == "dry_run" and not verification:
+        return {"css": "neutral", "text": "not verified — dry run, nothing was written", "reason": ""}
+    if not verification:
+        return {"css": "bad", "text": "NOT verified", "reason": "no verification ran"}
+    reason = str(verification.get("reason") or "")
+    if verification.get("models_verified") is False and reason in ("", "ok"):
+        # The table check passed ("ok") but a privacy model's re-check on the written table did not.
+        reason = "a privacy model does not hold on the written table"
+    return {"css": "bad", "text": "NOT verified", "reason": "" if reason == "ok" else reason}
+
+
+_SYMBOLS = {">=": "≥", "<=": "≤", "in": "∈"}
+
+
+def _model_row(model: dict[str, Any]) -> dict[str, Any]:
+    worst, limit, direction = model.get("worst"), model["limit"], model["direction"]
+    margin = None
+    if worst is not None:
+        if direction == "in":  # distance to the nearer end of the allowed range
+            margin = min(worst - limit[0], limit[1] - worst)
+        else:
+            margin = worst - limit if direction == ">=" else limit - worst
+    return {
+        **model,
+        "condition": f"{model['parameter']} {_SYMBOLS.get(direction, direction)} {svg.fmt_num(limit)}",
+        "margin": None if margin is None else (f"{margin:+,}" if isinstance(margin, int) else f"{margin:+.4g}"),
+        "gauge": svg.gauge(worst, limit, direction, model.get("satisfied")),
+    }

@@ -1,0 +1,9 @@
+-- report_hierarchy_examples: a few (original, generalized) pairs of a hierarchy at one level, one per
+-- generalized label (hierarchy rows only: configuration data, not table rows).
+-- context: coded (lookup table), level, limit
+SELECT min(value), "l2"
+FROM "sqlanon_0a1b2c3d_c0"
+GROUP BY "l2"
+ORDER BY min(value) NULLS LAST
+LIMIT %s
+-- bind parameters: [5]
