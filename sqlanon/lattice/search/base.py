@@ -17,7 +17,13 @@ SolutionKey = tuple[Fraction, int, Node]
 
 
 def solution_key(value: Fraction, node: Node) -> SolutionKey:
-    return (value, *tie_key(node))
+    return (_fast(value), *tie_key(node))
+
+
+def _fast(value: Fraction) -> Fraction | int:
+    """Integral values (Loss numerators, DM*) as plain ints: the same order, but comparisons are ~20x faster
+    than between Fractions, and the search sorts thousands of bound keys (1 s of 3 s on ADULT before this)."""
+    return value.numerator if value.denominator == 1 else value
 
 
 @dataclass
@@ -64,7 +70,7 @@ class SearchProblem:
         """The metric's lower bound for this node and its generalizations (memoized)."""
         value = self._bounds.get(node)
         if value is None:
-            value = self._bounds[node] = self.metric.lower_bound(node, self.ctx)
+            value = self._bounds[node] = _fast(self.metric.lower_bound(node, self.ctx))
         return value
 
     def bound_key(self, node: Node) -> SolutionKey:
