@@ -30,7 +30,7 @@ from .lattice.search.exhaustive import ExhaustiveStrategy
 from .metrics import METRICS, metric_by_name
 from .output import verify_output, write_output
 from .report.formats import report_format
-from .session import PreparedData, Session
+from .session import PreparedData, Session, SmallerThanKError
 
 ProgressCallback = Callable[[int, int, float | None, float], None]
 
@@ -148,7 +148,14 @@ def _run(
 ) -> tuple[AnonymizationResult, list[tuple[str, str, float | None]]]:
     target = parse_qualified_name(cfg.output.table)
     adapter = session.adapter
-    data = session.prepare()
+    try:
+        data = session.prepare()
+    except SmallerThanKError as exc:
+        if fixed is None:
+            raise
+        # A batch with fewer records than k violates k under every transformation: for a scheduled apply that
+        # is a batch to hold back (exit 3), not a configuration mistake.
+        raise NoSolutionError(f"this batch violates k: {exc}; nothing was written") from None
     if target == data.source:
         raise session.named(
             ConfigError(f"output.table: the output must not be the source table ({display_name(target)})")
@@ -177,6 +184,7 @@ def _run(
         monotone_criteria=all(c.is_monotonic_with_generalization() for c in criteria), progress=tick,
     )
     node = _apply_fixed(cfg, data, problem, fixed, on_violation) if fixed is not None else None
+    strategy = "fixed" if node is not None else cfg.search.strategy
     if node is None:
         node = _search(cfg, data, problem, criteria)
     stats = evaluator.evaluate_full(node)
@@ -199,7 +207,7 @@ def _run(
         suppressed_rows_mode=cfg.output.suppressed_rows,
         metrics=metrics,
         metric=cfg.search.metric,
-        strategy="fixed" if fixed is not None and problem.evaluator.evaluated <= 1 else cfg.search.strategy,
+        strategy=strategy,
         k=cfg.privacy.k,
         suppression_limit=data.ctx.max_suppressed,
         nodes_evaluated=evaluator.evaluated,
@@ -251,7 +259,11 @@ def _apply_fixed(cfg: AnonymizeConfig, data: PreparedData, problem: SearchProble
             f"transformation: its attributes ({', '.join(sorted(fixed))}) are not the config's quasi-identifiers "
             f"({', '.join(sorted(qis))})"
         )
-    node = tuple(int(fixed[q]) for q in qis)
+    bad = {q: fixed[q] for q in qis if type(fixed[q]) is not int}
+    if bad:
+        q, v = next(iter(bad.items()))
+        raise ConfigError(f"transformation.{q}: a level must be an integer (got {v!r})")
+    node = tuple(fixed[q] for q in qis)
     if not data.lattice.contains(node):
         limits = ", ".join(f"{q}<={m}" for q, m in zip(qis, data.lattice.max_levels, strict=True))
         raise ConfigError(f"transformation: {dict(zip(qis, node, strict=True))} is outside the lattice ({limits})")

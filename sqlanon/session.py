@@ -25,6 +25,10 @@ from .metrics import MetricContext
 DEFAULT_URL = "duckdb:///:memory:"
 
 
+class SmallerThanKError(InputError):
+    """The table has fewer records than k (an input error for anonymize, a violating batch for apply)."""
+
+
 @dataclass(frozen=True)
 class PreparedData:
     source: tuple[str, ...]
@@ -133,7 +137,7 @@ class Session:
                 f"(privacy.null_handling: basic); use extended"
             )
         if cfg.privacy.k > considered:
-            raise InputError(
+            raise SmallerThanKError(
                 f"privacy.k: k={cfg.privacy.k} is larger than the number of records ({considered}) in {shown}"
             )
         hierarchies = []

@@ -70,7 +70,7 @@ class HierarchyConfig(_Strict):
     csv: Path | None = None
     delimiter: str = Field(default=";", min_length=1, max_length=1)
     null_value: str | None = Field(
-        default=None, description="CSV leaf text that stands for NULL (an explicit NULL mapping)"
+        default=None, description="CSV leaf text (or inline key) that stands for NULL (an explicit NULL mapping)"
     )
     inline: dict[Any, list[Any]] | None = None
     table: str | None = None

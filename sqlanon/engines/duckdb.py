@@ -16,10 +16,12 @@ class DuckDBAdapter(EngineAdapter):
     SUPPORTS_CSV_SOURCE = True
     PLACEHOLDER = "?"
 
-    def __init__(self, database: str, display_url: str, create: bool = True) -> None:
+    def __init__(self, database: str, display_url: str, create: bool = True,
+                 settings: dict[str, str] | None = None) -> None:
         super().__init__(database, display_url)
         self.database = database
         self.create = create
+        self.settings = dict(settings or {})
         self._con: Any = None
 
     def connect(self) -> None:
@@ -30,13 +32,13 @@ class DuckDBAdapter(EngineAdapter):
             raise ConfigError(f"DuckDB database file not found: {self.database} (from {self.display_url})")
 
         try:
-            self._con = duckdb.connect(self.database)
+            self._con = duckdb.connect(self.database, config=self.settings)
         except duckdb.Error as exc:
             raise EngineError(f"cannot open DuckDB database {self.display_url}: {exc}") from None
 
     def fresh(self) -> DuckDBAdapter:
         """An unconnected adapter for the same database (to record a failure after the connection broke)."""
-        return DuckDBAdapter(self.database, self.display_url, create=False)
+        return DuckDBAdapter(self.database, self.display_url, create=False, settings=self.settings)
 
     def close(self) -> None:
         if self._con is not None:

@@ -39,8 +39,13 @@ class PostgresAdapter(EngineAdapter):
         from sqlalchemy.engine import make_url
 
         text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        password = make_url(self.url.replace("postgresql://", "postgresql+psycopg://", 1)).password
-        return text.replace(password, "***") if password else text
+        url = make_url(self.url.replace("postgresql://", "postgresql+psycopg://", 1))
+        secrets = [url.password] + [v for k, v in url.query.items() if k.lower() == "password"]
+        for secret in secrets:
+            for value in [secret] if isinstance(secret, str) else list(secret or ()):
+                if value:
+                    text = text.replace(value, "***")
+        return text
 
     def display_sql(self, sql: str) -> str:
         return sql.replace("%%", "%")

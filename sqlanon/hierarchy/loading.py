@@ -56,7 +56,7 @@ def load_hierarchy(
         assert config.inline is not None
         if not config.inline:
             raise ConfigError(f"{where}.inline: the mapping is empty")
-        rows = inline_rows(config.inline, where)
+        rows = inline_rows(config.inline, where, config.null_value)
         height = len(rows[0]) - 1
     elif kind == "table":
         assert config.table is not None

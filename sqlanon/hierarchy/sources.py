@@ -43,8 +43,9 @@ def read_csv_hierarchy(path: Path, delimiter: str, null_value: str | None, where
     return rows
 
 
-def inline_rows(mapping: dict[Any, list[Any]], where: str) -> list[list[str | None]]:
-    """Rows from ``{value: [level1, level2, ...]}``; a YAML ``null`` key maps NULL explicitly."""
+def inline_rows(mapping: dict[Any, list[Any]], where: str, null_value: str | None = None) -> list[list[str | None]]:
+    """Rows from ``{value: [level1, level2, ...]}``; a YAML ``null`` key (or the key ``null_value``, which is
+    how a recorded config spells it in JSON) maps NULL explicitly."""
     heights = {len(levels) for levels in mapping.values()}
     if len(heights) != 1:
         raise ConfigError(f"{where}.inline: all values need the same number of levels (got {sorted(heights)})")
@@ -53,15 +54,15 @@ def inline_rows(mapping: dict[Any, list[Any]], where: str) -> list[list[str | No
         for level in levels:
             if isinstance(level, dict | list) or level is None:
                 raise ConfigError(f"{where}.inline.{value}: levels must be plain values (got {level!r})")
-        labels = [_text(level) for level in levels]
-        if value is None:
+        labels = [text(level) for level in levels]
+        if value is None or (null_value is not None and text(value) == null_value):
             rows.append([None, None, *labels])
         else:
-            rows.append([_text(value), _text(value), *labels])
+            rows.append([text(value), text(value), *labels])
     return rows
 
 
-def _text(value: Any) -> str:
+def text(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     return str(value)

@@ -21,6 +21,7 @@ from .. import engines
 from ..config import AnonymizeConfig
 from ..engines.base import EngineAdapter
 from ..errors import InputError, NoSolutionError, SqlanonError
+from ..hierarchy.sources import text
 from .schema import COLUMNS, require_current
 
 #: Statuses a finished run can have (``running`` until then).
@@ -32,10 +33,27 @@ def _now() -> datetime:
 
 
 def public_config(cfg: AnonymizeConfig) -> dict[str, Any]:
-    """The config as the user wrote it (defaults filled in), with the password of any URL masked."""
-    data = cfg.model_dump(mode="json", exclude_none=True)
+    """The config as the user wrote it (defaults filled in), JSON-safe, with the password of any URL masked.
+
+    It must also rebuild the same config (``sqlanon apply``): an inline hierarchy's YAML ``null`` key, which JSON
+    cannot carry, becomes a reserved key named by ``null_value``.
+    """
+    data = cfg.model_dump(mode="json", exclude_none=True, by_alias=True)
     if data.get("source", {}).get("url"):
         data["source"]["url"] = engines.mask_url(data["source"]["url"])
+    for name, attr in cfg.attributes.items():
+        inline = attr.hierarchy.inline if attr.hierarchy is not None else None
+        if inline is None:
+            continue
+        keys = {text(k) for k in inline if k is not None}
+        sentinel = "<NULL>"
+        while sentinel in keys:
+            sentinel = f"<{sentinel}>"
+        data["attributes"][name]["hierarchy"]["inline"] = {
+            (sentinel if k is None else text(k)): v for k, v in inline.items()
+        }
+        if None in inline:
+            data["attributes"][name]["hierarchy"]["null_value"] = sentinel
     return data
 
 

@@ -1,0 +1,128 @@
+"""Warehouse scale: ADULT-shaped tables of millions of rows (benchmarks/generate_adult.py), k=5, 5%, Loss.
+
+Each run is a fresh ``sqlanon anonymize --json`` process that writes and verifies the output table (history on,
+as in production); the script prints wall seconds (median, min, max over --runs), the process's peak RSS
+(getrusage of the child: DuckDB runs inside it, so its memory counts), nodes evaluated and statements.
+
+    .venv/bin/python benchmarks/scale_benchmark.py --rows 10000000 --engines duckdb --runs 3
+    .venv/bin/python benchmarks/scale_benchmark.py --rows 10000000 --engines postgres --runs 1
+    .venv/bin/python benchmarks/scale_benchmark.py --rows 1000000 --duckdb-settings memory_limit=300MB,threads=2
+
+The generated tables are kept in --workdir (default /tmp/sqlanon-scale) and reused when the row count and
+seed match; PostgreSQL is SQLANON_BENCH_POSTGRES_URL or a throwaway embedded server.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import yaml  # noqa: E402
+from arx_benchmark import DATASETS, Postgres, sqlanon_command  # noqa: E402
+from generate_adult import COLUMNS, generate  # noqa: E402
+
+ADULT = DATASETS["adult"]
+
+
+def config(url: str, table: str) -> dict:
+    attributes = {
+        q: {"role": "quasi_identifier", "hierarchy": {"csv": str(ADULT.hierarchy_path(q)), "delimiter": ";"}}
+        for q in ADULT.qis
+    }
+    attributes.update({c: {"role": "insensitive"} for c in COLUMNS if c not in ADULT.qis})
+    return {
+        "source": {"url": url, "table": table},
+        "output": {"table": f"{table}_k5", "if_exists": "replace"},
+        "attributes": attributes,
+        "privacy": {"k": 5, "suppression_limit": 0.05},
+        "search": {"strategy": "flash", "metric": "loss"},
+    }
+
+
+def run_once(config_path: Path) -> dict:
+    """One fresh process; returns its JSON result plus wall seconds and its own peak RSS in MB (wait4)."""
+    import tempfile
+
+    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
+        started = time.perf_counter()
+        proc = subprocess.Popen([*sqlanon_command(), "anonymize", str(config_path), "--json", "--quiet"],
+                                stdout=out, stderr=err, text=True)
+        _, status, usage = os.wait4(proc.pid, 0)
+        seconds = time.perf_counter() - started
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        err.seek(0)
+        stdout, stderr = out.read(), err.read()
+    if proc.returncode != 0:
+        raise SystemExit(f"sqlanon failed ({proc.returncode}): {stdout}\n{stderr}")
+    result = json.loads(stdout)
+    result["_seconds"], result["_rss_mb"] = seconds, usage.ru_maxrss / 1024  # Linux: kilobytes
+    return result
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rows", type=int, default=10_000_000)
+    parser.add_argument("--seed", type=int, default=42)
+    parser.add_argument("--engines", default="duckdb")
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--workdir", type=Path, default=Path("/tmp/sqlanon-scale"))
+    parser.add_argument("--duckdb-settings", default="memory_limit=300MB",
+                        help="DuckDB settings as URL query parameters (k=v,k=v); bounds the process's memory")
+    args = parser.parse_args(argv)
+    args.workdir.mkdir(parents=True, exist_ok=True)
+    table = f"adult_{args.rows}_s{args.seed}"
+    rows_out = []
+    pg = None
+    for engine in args.engines.split(","):
+        if engine == "duckdb":
+            path = args.workdir / f"{table}.duckdb"
+            marker = path.with_suffix(".done")
+            if not marker.is_file():
+                path.unlink(missing_ok=True)
+                print(f"generating {args.rows} rows in {path} ...", file=sys.stderr)
+                print(f"  {generate(f'duckdb:///{path}', table, args.rows, args.seed):.1f} s", file=sys.stderr)
+                marker.touch()
+            query = "&".join(args.duckdb_settings.split(",")) if args.duckdb_settings else ""
+            url = f"duckdb:///{path}" + (f"?{query}" if query else "")
+        elif engine == "postgres":
+            pg = Postgres()
+            pg.start()
+            print(f"generating {args.rows} rows in PostgreSQL ...", file=sys.stderr)
+            print(f"  {generate(pg.sqlanon_url, table, args.rows, args.seed):.1f} s", file=sys.stderr)
+            url = pg.sqlanon_url
+        else:
+            raise SystemExit(f"--engines: unknown engine {engine!r} (duckdb, postgres)")
+        config_path = args.workdir / f"{table}_{engine}.yaml"
+        config_path.write_text(yaml.safe_dump(config(url, table), sort_keys=False), encoding="utf-8")
+        results = []
+        for i in range(args.runs):
+            result = run_once(config_path)
+            results.append(result)
+            print(f"  {engine} run {i + 1}: {result['_seconds']:.2f} s, peak RSS {result['_rss_mb']:.0f} MB, "
+                  f"{result['nodes_evaluated']} nodes, levels {list(result['transformation'].values())}",
+                  file=sys.stderr)
+        seconds = [r["_seconds"] for r in results]
+        rows_out.append((engine, args.rows, statistics.median(seconds), min(seconds), max(seconds),
+                         max(r["_rss_mb"] for r in results), results[0]["nodes_evaluated"],
+                         results[0]["statements"], results[0]["transformation"], results[0]["suppressed_rows"]))
+    if pg is not None:
+        pg.close()
+    print("\n| engine | rows | seconds median | min | max | peak RSS MB | nodes | statements | levels | suppressed |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    for engine, n, med, lo, hi, rss, nodes, stmts, levels, supp in rows_out:
+        print(f"| {engine} | {n:,} | {med:.2f} | {lo:.2f} | {hi:.2f} | {rss:.0f} | {nodes} | {stmts} | "
+              f"{','.join(str(v) for v in levels.values())} | {supp} |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
