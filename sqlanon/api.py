@@ -124,7 +124,9 @@ def _execute(
         report_format(path)  # refuse an unknown format before any work
     started = time.perf_counter()
     with Session(cfg, db) as session:
-        recorder = RunRecorder.start(session.adapter, cfg, command) if cfg.history.enabled else None
+        # An in-memory database vanishes with the run: recording history there would only cost time.
+        record = cfg.history.enabled and not session.adapter.ephemeral
+        recorder = RunRecorder.start(session.adapter, cfg, command) if record else None
         try:
             result, nodes = _run(session, cfg, started, dry_run, progress, fixed, on_violation,
                                  want_report=bool(reports) or recorder is not None)

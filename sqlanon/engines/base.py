@@ -49,6 +49,11 @@ class EngineAdapter:
     def fresh(self) -> EngineAdapter:  # pragma: no cover - abstract
         raise NotImplementedError
 
+    @property
+    def ephemeral(self) -> bool:
+        """The database disappears when the connection closes (DuckDB ``:memory:``): no run history there."""
+        return False
+
     # -- quoting and rendering -----------------------------------------------------------------------
     @staticmethod
     def quote_identifier(name: str) -> str:

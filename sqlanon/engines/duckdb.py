@@ -40,6 +40,10 @@ class DuckDBAdapter(EngineAdapter):
         """An unconnected adapter for the same database (to record a failure after the connection broke)."""
         return DuckDBAdapter(self.database, self.display_url, create=False, settings=self.settings)
 
+    @property
+    def ephemeral(self) -> bool:
+        return self.database == ":memory:"
+
     def close(self) -> None:
         if self._con is not None:
             self._con.close()
