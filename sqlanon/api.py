@@ -20,7 +20,7 @@ from typing import Any
 from .audit import CheckResult, check  # noqa: F401  (re-exported: sqlanon.check, sqlanon.api.check)
 from .config import AnonymizeConfig, load_config
 from .criteria import criteria_from_config
-from .errors import ConfigError, InputError, NoSolutionError
+from .errors import ConfigError, EngineError, InputError, NoSolutionError
 from .evaluation import NodeEvaluator
 from .history import DEFAULT_SCHEMA, RunRecorder
 from .identifiers import display_name, parse_qualified_name
@@ -431,8 +431,34 @@ def _write_and_verify(
     failing = f"{session.prefix}fail"
     session.temporary.append(failing)
     adapter.run("find_failing_classes.sql.j2", failing=failing, **evaluator.context(node, False))
+    existed = adapter.table_exists(target)
+    try:
+        _write(session, cfg, data, node, target, failing)
+    except EngineError as exc:
+        if existed or not adapter.table_exists(target):
+            raise
+        # Another run created the same table between our check and our rename (DuckDB reports a write-write
+        # conflict, PostgreSQL a duplicate name); ours was rolled back whole.
+        raise session.named(ConfigError(
+            f"output.table: table {display_name(target)} was created by another run at the same time (it already "
+            f"exists now); this run wrote nothing ({exc})"
+        )) from None
+    verification = verify_output(
+        adapter, table=target, qis=qis, k=cfg.privacy.k, considered=data.ctx.records,
+        max_suppressed=data.ctx.max_suppressed, mask=cfg.output.suppressed_rows == "mask",
+    ).to_dict()
+    if evaluator.models:
+        verification.update(_verify_models(session, cfg, data, node, target, evaluator))
+        verification["verified"] = verification["verified"] and verification["models_verified"]
+    if cfg.output.csv is not None:
+        export_csv(session, target, cfg.resolve(cfg.output.csv))
+    return verification
+
+
+def _write(session: Session, cfg: AnonymizeConfig, data: PreparedData, node: Node, target: tuple[str, ...],
+           failing: str) -> None:
     write_output(
-        adapter,
+        session.adapter,
         target=target,
         replace=cfg.output.if_exists == "replace",
         seed=cfg.output.seed,
@@ -446,16 +472,6 @@ def _write_and_verify(
         mask=cfg.output.suppressed_rows == "mask",
         basic=cfg.privacy.null_handling == "basic",
     )
-    verification = verify_output(
-        adapter, table=target, qis=qis, k=cfg.privacy.k, considered=data.ctx.records,
-        max_suppressed=data.ctx.max_suppressed, mask=cfg.output.suppressed_rows == "mask",
-    ).to_dict()
-    if evaluator.models:
-        verification.update(_verify_models(session, cfg, data, node, target, evaluator))
-        verification["verified"] = verification["verified"] and verification["models_verified"]
-    if cfg.output.csv is not None:
-        export_csv(session, target, cfg.resolve(cfg.output.csv))
-    return verification
 
 
 def _verify_models(

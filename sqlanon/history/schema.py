@@ -7,6 +7,7 @@ under an engine lock (``history/lock_history.sql.j2``), so concurrent upgrades a
 from __future__ import annotations
 
 import re
+import threading
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import cache
@@ -76,25 +77,43 @@ def upgrade(adapter: EngineAdapter, schema: str, target: int | None = None) -> l
     if not 0 <= target <= head():
         raise ConfigError(f"--to: version {target} does not exist (this sqlanon knows 0..{head()})")
     applied: list[Migration] = []
-    for migration in migrations()[:target]:
-        with adapter.transaction():
-            adapter.run("history/lock_history.sql.j2", schema=schema)
-            # Re-read under the lock: another process may have applied it meanwhile.
-            if current_version(adapter, schema) >= migration.version:
-                continue
-            adapter.run("history/create_schema.sql.j2", schema=schema)
-            adapter.run("history/create_version_table.sql.j2", schema=schema)
-            sql, params = adapter.render(migration.template, _kind="migrations", schema=schema)
-            if params:  # pragma: no cover - migrations take no values, only the quoted schema name
-                raise RuntimeError(f"{migration.template}: migrations must not use bind()")
-            for statement in _split(sql):
-                adapter.execute(statement)
-            adapter.run(
-                "history/record_version.sql.j2", schema=schema, version=migration.version, name=migration.name,
-                applied_at=datetime.now(UTC).replace(tzinfo=None), sqlanon_version=__version__,
-            )
-        applied.append(migration)
+    # Threads of one process share a DuckDB database and its catalog; DuckDB has no advisory locks and would
+    # fail one of two concurrent CREATE SCHEMA transactions with a write-write conflict, so serialize here too.
+    with _process_lock(adapter.url):
+        for migration in migrations()[:target]:
+            if _apply(adapter, schema, migration, __version__):
+                applied.append(migration)
     return applied
+
+
+_LOCKS: dict[str, threading.Lock] = {}
+_LOCKS_GUARD = threading.Lock()
+
+
+def _process_lock(key: str) -> threading.Lock:
+    with _LOCKS_GUARD:
+        return _LOCKS.setdefault(key, threading.Lock())
+
+
+def _apply(adapter: EngineAdapter, schema: str, migration: Migration, version: str) -> bool:
+    """Apply one migration in one transaction; False when another process had applied it already."""
+    with adapter.transaction():
+        adapter.run("history/lock_history.sql.j2", schema=schema)
+        # Re-read under the lock: another process may have applied it meanwhile.
+        if current_version(adapter, schema) >= migration.version:
+            return False
+        adapter.run("history/create_schema.sql.j2", schema=schema)
+        adapter.run("history/create_version_table.sql.j2", schema=schema)
+        sql, params = adapter.render(migration.template, _kind="migrations", schema=schema)
+        if params:  # pragma: no cover - migrations take no values, only the quoted schema name
+            raise RuntimeError(f"{migration.template}: migrations must not use bind()")
+        for statement in _split(sql):
+            adapter.execute(statement)
+        adapter.run(
+            "history/record_version.sql.j2", schema=schema, version=migration.version, name=migration.name,
+            applied_at=datetime.now(UTC).replace(tzinfo=None), sqlanon_version=version,
+        )
+    return True
 
 
 def _split(sql: str) -> list[str]:
@@ -126,8 +145,8 @@ def require_current(adapter: EngineAdapter, schema: str, create: bool) -> int:
             upgrade(adapter, schema)
         except EngineError as exc:
             raise EngineError(
-                f"cannot create the run history schema {schema!r} in {url} ({exc}); have an owner run "
-                f"`sqlanon db upgrade`, or set history.enabled: false"
+                f"cannot create the run history schema {schema!r} in {url} ({exc}); if this user may not "
+                f"create schemas, have an owner run `sqlanon db upgrade`, or set history.enabled: false"
             ) from None
         return latest
     if version < latest:
