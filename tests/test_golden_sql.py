@@ -327,6 +327,16 @@ CASES: dict[str, tuple[str, dict[str, Any]]] = {
     ),
     "history_version": ("history/history_version.sql.j2", {"schema": WEIRD}),
     "report_class_sizes": ("report_class_sizes.sql.j2", {"table": WEIRD_SOURCE, "qis": ["age", WEIRD, PERCENT]}),
+    "report_model_distribution_entropy": (
+        "report_model_distribution.sql.j2",
+        {"table": WEIRD_SOURCE, "qis": ["age", WEIRD], "column": PERCENT, "c_num": 3, "c_den": 1, "numeric": None,
+         "measure": "entropy_l"},
+    ),
+    "report_model_distribution_range": (
+        "report_model_distribution.sql.j2",
+        {"table": SOURCE, "qis": ["age", PERCENT], "column": WEIRD, "c_num": 4, "c_den": 1, "numeric": "integer",
+         "measure": "e_range"},
+    ),
     "report_hierarchy_examples": (
         "report_hierarchy_examples.sql.j2", {"coded": f"{PREFIX}c0", "level": 2, "limit": 5},
     ),

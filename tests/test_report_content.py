@@ -79,6 +79,14 @@ def test_json_report_agrees_with_the_written_table(engine: Engine, tmp_path: Pat
                              f"GROUP BY {cols}) AS c")[0][0]
     assert distinct["worst"] == written >= 2
     assert all(m["satisfied"] for m in report["models"])
+    # How close each class is to its limit: the per-class distribution, against independent SQL.
+    per_class = engine.execute(f'SELECT d, count(*) FROM (SELECT count(DISTINCT "name") AS d FROM "people_out" '
+                               f"GROUP BY {cols}) AS c GROUP BY d ORDER BY d")
+    assert distinct["distribution"] == [[int(d), int(c)] for d, c in per_class]
+    closeness = models[("t-closeness (equal)", "name")]
+    assert sum(c for _, c in closeness["distribution"]) == report["classes"]["count"]
+    assert max(v for v, _ in closeness["distribution"]) == pytest.approx(closeness["worst"], abs=0.005)
+    assert models[("k-anonymity", None)].get("distribution") is None  # k has the class-size histogram
 
     # Search: every lattice node has exactly one state, the optimum is the result's node.
     search = report["search"]
@@ -162,3 +170,28 @@ def test_no_progress_when_stderr_is_not_a_terminal(duckdb_engine: Engine, tmp_pa
                          env=_slow_env(), timeout=120)
     assert out.returncode == 0, out.stderr
     assert out.stderr == "" and "\r" not in out.stdout
+
+
+def test_every_measured_model_has_a_class_distribution(engine: Engine, tmp_path: Path) -> None:
+    """Entropy, recursive, alpha and (k,e) on text and numeric attributes: each distribution covers every class
+    and its extreme value is the worst class the report gives (within the 2-decimal rounding of ratios)."""
+    make_people(engine)
+    cfg = people_config(engine.url)
+    cfg["attributes"]["name"] = {"role": "sensitive", "models": [
+        {"entropy_l_diversity": {"l": 1.5}}, {"recursive_cl_diversity": {"c": 3, "l": 2}},
+        {"alpha_k_anonymity": {"alpha": 0.9}}]}
+    cfg["attributes"]["id"] = {"role": "sensitive", "models": [{"k_e_anonymity": {"e": 1}}]}
+    config = write_config(tmp_path / "models.yaml", cfg)
+    result = sqlanon.anonymize(config, report=tmp_path / "m.json")
+    report = json.loads((tmp_path / "m.json").read_text(encoding="utf-8"))
+    assert result.verified
+    classes = report["classes"]["count"]
+    rows = {m["model"].split(" (")[0] if m["model"].startswith("recursive") else m["model"]: m
+            for m in report["models"] if m["attribute"] is not None}
+    assert set(rows) == {"entropy l-diversity", "recursive", "(alpha,k)-anonymity", "(k,e)-anonymity"}
+    for name, row in rows.items():
+        values = [v for v, _ in row["distribution"]]
+        assert sum(c for _, c in row["distribution"]) == classes, name
+        extreme = max(values) if row["direction"] == "<=" else min(values)
+        assert extreme == pytest.approx(row["worst"], abs=0.005), name
+        assert row["satisfied"] is True, row

@@ -22,11 +22,13 @@ import pytest
 
 from sqlanon.errors import ConfigError
 from sqlanon.report import render_html, write_report
+from sqlanon.report import svg as report_svg
 
 SECTIONS = ("summary", "generalization", "classes", "suppression", "loss", "models", "lattice", "config")
 HOSTILE = "<script>alert(1)</script>"
 OPTIMUM_COLOR = (0xD6, 0x27, 0x28)  # sqlanon.report.lattice_svg.OPTIMUM_COLOR
 HIST_COLOR = (0x1F, 0x77, 0xB4)  # sqlanon.report.svg.HIST_COLOR
+DIST_OK, DIST_BAD = report_svg.DIST_OK_COLOR, report_svg.DIST_BAD_COLOR
 SCREEN = (1200, 3600)  # browser window: wide as a laptop screen, tall enough for the whole small report
 
 
@@ -90,9 +92,10 @@ def _base_report(qis: list[str], heights: list[int], levels: list[int]) -> dict[
                 "attribute": "diagnosis",
                 "parameter": "l",
                 "limit": 3,
-                "worst": 4,
+                "worst": 3,
                 "direction": ">=",
                 "satisfied": True,
+                "distribution": [[3, 10], [4, 7], [5, 2]],
             },
             {
                 "model": "t-closeness (equal)",
@@ -102,6 +105,7 @@ def _base_report(qis: list[str], heights: list[int], levels: list[int]) -> dict[
                 "worst": 0.18,
                 "direction": "<=",
                 "satisfied": True,
+                "distribution": [[0.0, 2], [0.04, 5], [0.07, 9], [0.11, 6], [0.15, 3], [0.18, 1]],
             },
             {
                 "model": "entropy l-diversity",
@@ -111,6 +115,7 @@ def _base_report(qis: list[str], heights: list[int], levels: list[int]) -> dict[
                 "worst": None,
                 "direction": ">=",
                 "satisfied": False,
+                "distribution": None,
             },
         ],
         "search": {
@@ -270,7 +275,7 @@ def test_small_report_content() -> None:
     assert len(re.findall(r"<rect\b", histogram)) == 8 and "k = 5" in histogram
     assert "age=1, zip=1, sex=0" in html
     assert 'class="badge good" id="verdict">verified<' in html
-    assert "+0.02" in html and "+1" in html  # margins of t-closeness and of l-diversity
+    assert ">+0.02<" in html and ">+0<" in html  # margins of t-closeness and of l-diversity
     assert "not measured" in html and "✗" in html
 
 
@@ -287,6 +292,87 @@ def test_large_lattice_is_compact_and_histogram_bucketed(large: tuple[dict[str, 
     lattice = _svg_block(render_html(counts_only), "lattice-svg")
     non_empty = sum(1 for n in counts_only["search"]["counts"].values() if n)
     assert len(re.findall(r"<rect\b", lattice)) == non_empty and "<circle" not in lattice
+
+
+def _bars(block: str) -> list[tuple[str, str]]:
+    """(fill, tooltip) of every bar of a chart."""
+    return re.findall(r'<rect\b[^>]*\bfill="(#[0-9a-f]{6})"[^>]*><title>([^<]*)</title>', block)
+
+
+def test_model_distributions() -> None:
+    html = render_html(small_report())
+    assert len(re.findall(r'<svg[^>]*\bid="dist-', html)) == 2  # k-anonymity has none, entropy l-diversity None
+    assert "distinct l-diversity on diagnosis: classes by l</figcaption>" in html
+    assert "t-closeness (equal) on diagnosis: classes by t</figcaption>" in html
+    distinct = _svg_block(html, "dist-0")
+    assert [fill for fill, _ in _bars(distinct)] == [DIST_OK] * 3 and DIST_BAD not in distinct
+    assert "l = 3</text>" in distinct and "l 4: 7 classes (satisfy the model)" in distinct
+    closeness = _svg_block(html, "dist-1")
+    assert [fill for fill, _ in _bars(closeness)] == [DIST_OK] * 6 and "t = 0.2</text>" in closeness
+    assert "stroke-dasharray" in closeness  # the limit marker
+    assert "class" + "es that violate it" in html  # the legend
+
+
+@pytest.mark.parametrize(
+    ("index", "distribution", "bad"),
+    [
+        (1, [[1, 1], [3, 10], [4, 7], [5, 2]], "l 1: 1 class (violate the model)"),  # the masked all-'*' class
+        (2, [[0.1, 4], [0.2, 3], [0.25, 1]], "t 0.25: 1 class (violate the model)"),  # 0.2 = t still satisfies
+    ],
+)
+def test_violating_classes_get_the_bad_colour(index: int, distribution: list[list[Any]], bad: str) -> None:
+    report = small_report()
+    report["models"][index]["distribution"] = distribution
+    bars = _bars(_svg_block(render_html(report), f"dist-{index - 1}"))
+    assert len(bars) == len(distribution)
+    assert [tip for fill, tip in bars if fill == DIST_BAD] == [bad]
+    assert sum(fill == DIST_OK for fill, _ in bars) == len(distribution) - 1
+
+
+@pytest.mark.parametrize(
+    ("distribution", "limit", "direction"),
+    [
+        ([[v, v % 7 + 1] for v in range(1, 101)], 50, ">="),  # p or distinct l: integers
+        ([[round(v / 200, 2), v % 5 + 1] for v in range(0, 200)], 0.3, "<="),  # t or alpha: floats
+        ([[round(v / 200, 2), 1] for v in range(0, 200)], 2.0, ">="),  # every class violates
+        ([[v * 37.5, 2] for v in range(40)], -5, ">="),  # (k,e)'s e, every class satisfies
+    ],
+)
+def test_many_values_are_binned(distribution: list[list[Any]], limit: float, direction: str) -> None:
+    bars, marker, binned = report_svg.value_bins(distribution, limit, direction)
+    assert binned and 15 <= len(bars) <= 23
+    total = sum(n for _, n in distribution)
+    assert sum(ok + bad for _, _, ok, bad in bars) == total
+    violating = sum(n for v, n in distribution if not report_svg.satisfies(v, limit, direction))
+    assert sum(bad for _, _, _, bad in bars) == violating
+    assert all(ok == 0 or bad == 0 for _, _, ok, bad in bars)  # the limit is a bin edge: no bin mixes the two
+    bad_side = [i for i, bar in enumerate(bars) if bar[3]]
+    assert all((i < marker) == (direction == ">=") for i in bad_side)
+
+    report = small_report()
+    report["models"][1].update(distribution=distribution, limit=limit, direction=direction)
+    block = _svg_block(render_html(report), "dist-0")
+    assert len(_bars(block)) == sum(1 for _, _, ok, bad in bars if ok + bad) and "–" in block  # ranges
+    assert (DIST_BAD in block) == bool(violating) and (DIST_OK in block) == (violating < total)
+
+
+def test_distribution_edge_cases() -> None:
+    report = small_report()
+    report["models"][0]["distribution"] = []  # empty: no chart
+    report["models"][1]["distribution"] = [[None, 2], [3, 10], [4, 7]]  # a class without a value
+    report["models"][2]["distribution"] = [[None, 3]]  # nothing to draw
+    report["models"].append(
+        {"model": "delta-presence", "attribute": None, "parameter": "delta", "limit": [0.0, 0.5], "worst": None,
+         "direction": "in", "satisfied": True, "distribution": [[0.1, 3]]}
+    )  # fmt: skip
+    html = render_html(report)
+    assert len(re.findall(r'<svg[^>]*\bid="dist-', html)) == 1
+    assert len(_bars(_svg_block(html, "dist-0"))) == 2 and "2 classes without a value not shown" in html
+
+    for model in report["models"]:
+        model["distribution"] = None
+    html = render_html(report)
+    assert 'id="dist-' not in html and "each model&#39;s measure" not in html
 
 
 def test_unverified_report_shows_the_reason() -> None:
@@ -322,6 +408,8 @@ def test_hostile_names_and_values_are_escaped() -> None:
     assert "&#34;quoted&#34; &amp; &lt;i&gt;" in html
     assert "onmouseover='" not in html and "x&#39; onmouseover=&#39;alert(2)" in html
     assert "pa&#34;tients&lt;b&gt;" in html and "out&#39;put&amp;co" in html
+    assert "on &lt;script&gt;alert(1)&lt;/script&gt;: classes by l</figcaption>" in html  # a chart's title
+    assert 'aria-label="distinct l-diversity on &lt;script&gt;' in html
     tags = _elements(html)
     assert not any(tag in ("script", "i") for tag, _ in tags)
     assert not any(name.startswith("on") for _, attrs in tags for name in attrs)
@@ -425,6 +513,7 @@ def test_browser_small_report(chromium: str, pil, tmp_path: Path) -> None:
     assert len(re.findall(r"<(?:circle|rect)\b", _svg_block(dom, "lattice-svg"))) == 18
     assert len(re.findall(r"<rect\b", _svg_block(dom, "classes-svg"))) == 8
     assert len(re.findall(r'<svg[^>]*class="gauge"', dom)) == 4
+    assert len(_bars(_svg_block(dom, "dist-0"))) == 3 and len(_bars(_svg_block(dom, "dist-1"))) == 6
 
     _assert_not_blank(pil, png)
     bars = _color_mask(pil, png, HIST_COLOR)
@@ -433,6 +522,14 @@ def test_browser_small_report(chromium: str, pil, tmp_path: Path) -> None:
     assert optimum.histogram()[255] >= 300
     left, top, right, bottom = optimum.getbbox()
     assert bottom - top >= 100  # the legend's swatch and, well below it, the optimum in the lattice
+    distributions = _color_mask(pil, png, _rgb(DIST_OK))
+    assert distributions.histogram()[255] >= 3000  # the per-model charts' bars, not only the legend's swatch
+    left, top, right, bottom = distributions.getbbox()
+    assert right - left >= 400 and bottom - top >= 60  # two charts side by side, bars of some height
+
+
+def _rgb(color: str) -> tuple[int, int, int]:
+    return int(color[1:3], 16), int(color[3:5], 16), int(color[5:7], 16)
 
 
 def test_browser_large_lattice(chromium: str, pil, tmp_path: Path, large: tuple[dict[str, Any], str]) -> None:

@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 from fractions import Fraction
 from typing import Any
 
-from ..audit import measure_sensitive
+from ..audit import measure_sensitive, numeric_kind
 from ..config import AnonymizeConfig
 from ..engines.base import EngineAdapter
 from ..evaluation.evaluator import NodeStats
@@ -118,6 +118,34 @@ def _model_row(model: Any, measures: dict[str, Any]) -> dict[str, Any]:
     return {"model": "(k,e)-anonymity", "parameter": "e", "limit": spec.e, "worst": measures["e"], "direction": ">="}
 
 
+#: The per-class measure whose distribution the report shows, per model kind (None: not measured per class).
+_MEASURE = {"distinct_l_diversity": "distinct_values", "p_sensitivity": "distinct_values",
+            "entropy_l_diversity": "entropy_l", "recursive_cl_diversity": "recursive_l",
+            "alpha_k_anonymity": "alpha", "k_e_anonymity": "e_range"}
+
+
+def _distribution(adapter: EngineAdapter, table: tuple[str, ...], qis: list[str], column: str, model: Any,
+                  c: Fraction, measures: dict[str, Any]) -> list[list[Any]] | None:
+    """[value, classes] pairs: how many classes of the written table have each value of the model's measure."""
+    measure = _MEASURE.get(model.kind)
+    if model.kind == "t_closeness" and model.spec.distance == "equal":
+        measure = "t_equal"
+    if measure is None or (measure == "e_range" and not measures["numeric"]):
+        return None
+    kind = numeric_kind(measures["type"])
+    rows = adapter.run("report_model_distribution.sql.j2", table=table, qis=qis, column=column,
+                       c_num=c.numerator, c_den=c.denominator, numeric=kind, measure=measure)
+    return [[_plain(value), int(classes)] for value, classes in rows]
+
+
+def _plain(value: Any) -> int | float | None:
+    """JSON-friendly numbers: integral counts as int, ratios and ranges as float."""
+    if value is None:
+        return None
+    number = float(value)
+    return int(number) if number.is_integer() and not isinstance(value, float) else round(number, 6)
+
+
 def models(
     adapter: EngineAdapter,
     cfg: AnonymizeConfig,
@@ -146,10 +174,14 @@ def models(
     for name in cfg.sensitive_with_models:
         measures: dict[str, Any] | None = None
         for model in cfg.attributes[name].models:
-            if table is not None and (measures is None or model.kind == "recursive_cl_diversity"):
-                c = model.spec.c if model.kind == "recursive_cl_diversity" else 3
-                measures = measure_sensitive(adapter, table, cfg.quasi_identifiers, name, Fraction(str(c)))
-            rows.append({**_model_row(model, measures or _NO_MEASURES), "attribute": name})
+            c = Fraction(str(model.spec.c)) if model.kind == "recursive_cl_diversity" else Fraction(3)
+            distribution = None
+            if table is not None:
+                if measures is None or model.kind == "recursive_cl_diversity":
+                    measures = measure_sensitive(adapter, table, cfg.quasi_identifiers, name, c)
+                distribution = _distribution(adapter, table, cfg.quasi_identifiers, name, model, c, measures)
+            rows.append({**_model_row(model, measures or _NO_MEASURES), "attribute": name,
+                         "distribution": distribution})
     dp = cfg.privacy.delta_presence
     if dp is not None:
         rows.append(

@@ -31,7 +31,9 @@ _ENV.filters["num"] = svg.fmt_num
 
 def render_html(report: dict[str, Any]) -> str:
     """The report as one HTML document (no external resources, no JavaScript)."""
-    return _ENV.get_template("report.html.j2").render(r=report, v=_view(report))
+    return _ENV.get_template("report.html.j2").render(
+        r=report, v=_view(report), dist_ok=svg.DIST_OK_COLOR, dist_bad=svg.DIST_BAD_COLOR
+    )
 
 
 def write_report(report: dict[str, Any], path: Path) -> None:
@@ -79,11 +81,31 @@ def _view(report: dict[str, Any]) -> dict[str, Any]:
         "suppression_bar": svg.usage_bar(rows["suppressed"], rows["suppression_limit"]),
         "loss_bars": svg.loss_bars(report.get("attributes") or []),
         "models": [_model_row(m) for m in models],
+        "distributions": _distributions(models),
         "lattice": lattice_svg.lattice(search, report.get("metric") or "metric"),
         "legend": lattice_svg.legend(search),
         "edges_drawn": bool(nodes) and len(nodes) <= lattice_svg.MAX_NODES_WITH_EDGES,
         "config_json": json.dumps(report.get("config"), indent=2, ensure_ascii=False, default=str),
     }
+
+
+def _distributions(models: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """One small chart per model that carries a distribution of its per-class measure (ids dist-0, dist-1, ...)."""
+    charts: list[dict[str, Any]] = []
+    for model in models:
+        pairs = model.get("distribution")
+        if not pairs:
+            continue
+        on = f" on {model['attribute']}" if model.get("attribute") is not None else ""
+        title = f"{model['model']}{on}: classes by {model['parameter']}"
+        chart = svg.distribution(
+            pairs, model.get("limit"), model.get("direction", ""), model["parameter"], f"dist-{len(charts)}", title
+        )
+        if chart is None:
+            continue
+        unmeasured = sum(int(n or 0) for value, n in pairs if not svg.is_number(value))
+        charts.append({"title": title, "svg": chart, "unmeasured": unmeasured})
+    return charts
 
 
 def _verdict(report: dict[str, Any]) -> dict[str, str]:

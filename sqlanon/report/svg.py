@@ -28,9 +28,12 @@ MARKER_COLOR = "#333333"  # k marker line, limit ticks
 GRID_COLOR = "#e3e3e3"
 TRACK_COLOR = "#eeeeee"
 TEXT_COLOR = "#444444"
+DIST_OK_COLOR = "#2a9d8f"  # per-model distribution: classes that satisfy the model
+DIST_BAD_COLOR = "#e76f51"  # per-model distribution: classes that violate it
 FONT = "system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, sans-serif"
 
 WIDTH = 1040  # the page is at most ~1100 px wide; the SVGs scale down with CSS below that
+DIST_WIDTH = 360  # the small per-model distribution charts, several side by side
 
 
 def el(tag: str, body: Any = "", **attrs: Any) -> Markup:
@@ -325,3 +328,141 @@ def gauge(worst: float | None, limit: Any, direction: str, satisfied: bool | Non
         class_="gauge",
         role="img",
     )
+
+
+def satisfies(value: float, limit: float, direction: str) -> bool:
+    """Whether a class with this value of the measure satisfies the model (a hair of slack for doubles).
+
+    >>> satisfies(3, 3, ">="), satisfies(0.2, 0.2, "<="), satisfies(0.21, 0.2, "<=")
+    (True, True, False)
+    """
+    if direction == ">=":
+        return value >= limit - 1e-12
+    return value <= limit + 1e-12
+
+
+def is_number(value: Any) -> bool:
+    return isinstance(value, numbers.Real) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def value_bins(
+    distribution: Sequence[Sequence[Any]], limit: float, direction: str, max_distinct: int = 30, buckets: int = 20
+) -> tuple[list[tuple[float, float, int, int]], float, bool]:
+    """``([(low, high, satisfying classes, violating classes), ...], marker, binned)`` for a per-model chart.
+
+    Up to ``max_distinct`` values get a bar each (low == high); ``marker`` is then the number of bars left of
+    the limit. Beyond that, values go into ~``buckets`` equal-width bins with a round width, aligned so that
+    the limit falls on a bin edge (``marker`` = that edge's index, or beyond the bins when every class is on one
+    side): a bin never mixes satisfying and violating classes. Integer bins are inclusive ``[low, high]``,
+    others ``[low, high)``. Entries without a finite numeric value are left out.
+
+    >>> value_bins([[3, 10], [4, 7], [5, 2]], 3, ">=")
+    ([(3, 3, 10, 0), (4, 4, 7, 0), (5, 5, 2, 0)], 0, False)
+    >>> value_bins([[0.1, 3], [0.25, 1]], 0.2, "<=")
+    ([(0.1, 0.1, 3, 0), (0.25, 0.25, 0, 1)], 1, False)
+    >>> bars, marker, binned = value_bins([[v, 1] for v in range(1, 101)], 50, ">=")
+    >>> len(bars), bars[0], bars[-1], marker, binned
+    (21, (0, 4, 0, 4), (100, 104, 1, 0), 10, True)
+    """
+    counts: dict[Any, int] = {}
+    for value, classes in distribution:
+        if is_number(value) and classes:
+            counts[value] = counts.get(value, 0) + int(classes)
+    values = sorted(counts)
+
+    # The violating side lies left of the limit for ">=", right of it for "<=".
+    def left_side(v: float) -> bool:
+        return satisfies(v, limit, direction) != (direction == ">=")
+
+    split = lambda v, n: (n, 0) if satisfies(v, limit, direction) else (0, n)  # noqa: E731
+    if len(values) <= max_distinct:
+        bars = [(v, v, *split(v, counts[v])) for v in values]
+        return bars, sum(1 for v in values if left_side(v)), False
+
+    integral = all(isinstance(v, numbers.Integral) for v in values)
+    low, high = values[0], values[-1]
+    width: float = nice_ticks((high - low) / buckets, count=1)[1]  # the round step just above the raw width
+    if integral:
+        width = max(1, math.ceil(width))
+        edge = math.ceil(limit) if direction == ">=" else math.floor(limit) + 1  # first integer right of the limit
+    else:
+        edge = float(limit)
+    origin = edge + math.floor((low - edge) / width) * width  # a bin edge at or below the lowest value
+    n = math.floor((high - origin) / width + 1e-9) + 1
+    marker = round((edge - origin) / width)
+    index = {}
+    for v in values:
+        i = min(max(math.floor((v - origin) / width + 1e-9), 0), n - 1)
+        index[v] = min(i, marker - 1) if left_side(v) else max(i, marker)  # the limit's side, despite rounding
+    shift = max(0, -min(index.values()))  # a class on a side that has no bin yet (only within the slack)
+    n = max(n, max(index.values()) + 1) + shift
+    origin, marker = origin - shift * width, marker + shift
+    ok, bad = [0] * n, [0] * n
+    for v in values:
+        good, wrong = split(v, counts[v])
+        ok[index[v] + shift] += good
+        bad[index[v] + shift] += wrong
+    bars = []
+    for i in range(n):
+        lo = origin + i * width if integral else round(origin + i * width, 10)
+        bars.append((lo, lo + width - 1 if integral else round(lo + width, 10), ok[i], bad[i]))
+    return bars, marker, True
+
+
+def distribution(
+    pairs: Sequence[Sequence[Any]] | None, limit: Any, direction: str, parameter: str, svg_id: str, label: str = ""
+) -> Markup | None:
+    """Small bar chart: how many classes have each value of a model's measure, with the limit as a dashed marker.
+
+    Bars on the satisfying side of the limit are DIST_OK_COLOR, on the violating side DIST_BAD_COLOR. None when
+    there is nothing to draw (no distribution, no finite value, or a limit that is not one number).
+    """
+    if not pairs or not is_number(limit) or direction not in (">=", "<="):
+        return None
+    bars, marker, binned = value_bins(pairs, limit, direction)
+    if not bars:
+        return None
+    left, right, top, plot_h = 40, 16, 30, 80
+    plot_w = DIST_WIDTH - left - right
+    height = top + plot_h + 24
+    base = top + plot_h
+    slot = plot_w / len(bars)
+    ticks = nice_ticks(max(ok + bad for _, _, ok, bad in bars), count=3, integer=True)
+    y_of = lambda n: base - n / ticks[-1] * plot_h  # noqa: E731
+    out = []
+    for t in ticks:
+        out.append(el("line", x1=left, x2=left + plot_w, y1=y_of(t), y2=y_of(t), stroke=GRID_COLOR))
+        out.append(el("text", fmt_num(t), x=left - 6, y=y_of(t) + 3.5, text_anchor="end", font_size=10))
+    bar_w = slot * 0.9 if binned else min(slot * 0.8, 48)
+    for i, (lo, hi, ok, bad) in enumerate(bars):
+        x = left + i * slot + (slot - bar_w) / 2
+        span = fmt_num(lo) if lo == hi else f"{fmt_num(lo)}–{fmt_num(hi)}"
+        for n, bottom, color, verdict in ((ok, 0, DIST_OK_COLOR, "satisfy"), (bad, ok, DIST_BAD_COLOR, "violate")):
+            if n:
+                tip = el("title", f"{parameter} {span}: {n:,} {'class' if n == 1 else 'classes'} ({verdict} the model)")
+                top_y = y_of(bottom + n)
+                out.append(el("rect", tip, x=x, y=top_y, width=bar_w, height=y_of(bottom) - top_y, fill=color))
+        if ok + bad and slot >= len(fmt_num(ok + bad)) * 6 + 6:  # counts on the bars when they fit
+            label_y = y_of(ok + bad) - 3
+            out.append(el("text", fmt_num(ok + bad), x=x + bar_w / 2, y=label_y, text_anchor="middle", font_size=10))
+    # x labels: one per bar (values), or at bin edges (a continuous axis); thinned so that they do not overlap
+    if binned:
+        integral = isinstance(bars[0][0], numbers.Integral)  # inclusive integer bins: the last edge is high + 1
+        edges = [lo for lo, _, _, _ in bars] + [bars[-1][1] + 1 if integral else bars[-1][1]]
+        spots = [(left + i * slot, edge) for i, edge in enumerate(edges)]
+    else:
+        spots = [(left + (i + 0.5) * slot, lo) for i, (lo, _, _, _) in enumerate(bars)]
+    texts = [fmt_num(value) for _, value in spots]
+    step = max(1, math.ceil((max(len(t) for t in texts) * 6 + 8) / slot))
+    for i, ((x, _), text) in enumerate(zip(spots, texts, strict=True)):
+        if i % step == 0:
+            out.append(el("text", text, x=x, y=base + 14, text_anchor="middle", font_size=10))
+    out.append(el("line", x1=left, x2=left + plot_w, y1=base, y2=base, stroke=MARKER_COLOR))
+    mx = left + min(max(marker, 0), len(bars)) * slot
+    dashes = {"stroke": MARKER_COLOR, "stroke_width": 1.5, "stroke_dasharray": "4 3"}
+    out.append(el("line", x1=mx, x2=mx, y1=top - 12, y2=base, **dashes))
+    text = f"{parameter} = {fmt_num(limit)}"
+    near_right = mx + 8 + len(text) * 7 > DIST_WIDTH
+    anchor = {"x": mx - 5, "text_anchor": "end"} if near_right else {"x": mx + 5}
+    out.append(el("text", text, y=top - 15, font_size=11, font_weight="bold", fill=MARKER_COLOR, **anchor))
+    return svg(DIST_WIDTH, height, out, id=svg_id, class_="dist", aria_label=label or None)

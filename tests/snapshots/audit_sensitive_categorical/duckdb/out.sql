@@ -41,6 +41,7 @@ WITH cells AS (
   FROM sized
   GROUP BY cid
 )
+
 SELECT count(*),
        (SELECT coalesce(max(vid), 0) FROM cells),
        (SELECT coalesce(sum(cnt), 0) FROM cells WHERE is_null),
