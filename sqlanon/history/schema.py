@@ -1,7 +1,8 @@
 """The run-history schema: its migrations (``migrations/NNNN_name.sql.j2``) and the versioned runner.
 
-Why not Alembic: see ``migrations/README.md``. Each migration runs in one transaction with its version row,
-under an engine lock (``history/lock_history.sql.j2``), so concurrent upgrades apply each version once.
+Why not Alembic: see ``migrations/README.md``. An upgrade applies every pending migration and its version row in
+one transaction, under an engine lock (``history/lock_history.sql.j2``), so concurrent upgrades apply each
+version once and nobody sees a half-upgraded schema.
 """
 
 from __future__ import annotations
@@ -76,14 +77,18 @@ def upgrade(adapter: EngineAdapter, schema: str, target: int | None = None) -> l
     target = head() if target is None else target
     if not 0 <= target <= head():
         raise ConfigError(f"--to: version {target} does not exist (this sqlanon knows 0..{head()})")
-    applied: list[Migration] = []
-    # Threads of one process share a DuckDB database and its catalog; DuckDB has no advisory locks and would
-    # fail one of two concurrent CREATE SCHEMA transactions with a write-write conflict, so serialize here too.
-    with _process_lock(adapter.url):
-        for migration in migrations()[:target]:
-            if _apply(adapter, schema, migration, __version__):
-                applied.append(migration)
-    return applied
+    # All pending migrations in one transaction: a concurrent run sees the old version or the new one, never
+    # a half-upgraded schema that it would refuse as outdated. Threads of one process share a DuckDB database
+    # and its catalog; DuckDB has no advisory locks and would fail one of two concurrent CREATE SCHEMA
+    # transactions with a write-write conflict, so threads are serialized here too.
+    with _process_lock(adapter.url), adapter.transaction():
+        adapter.run("history/lock_history.sql.j2", schema=schema)
+        # Read under the lock: another process may have upgraded meanwhile.
+        current = current_version(adapter, schema)
+        pending = [m for m in migrations()[:target] if m.version > current]
+        for migration in pending:
+            _apply(adapter, schema, migration, __version__)
+    return pending
 
 
 _LOCKS: dict[str, threading.Lock] = {}
@@ -95,25 +100,18 @@ def _process_lock(key: str) -> threading.Lock:
         return _LOCKS.setdefault(key, threading.Lock())
 
 
-def _apply(adapter: EngineAdapter, schema: str, migration: Migration, version: str) -> bool:
-    """Apply one migration in one transaction; False when another process had applied it already."""
-    with adapter.transaction():
-        adapter.run("history/lock_history.sql.j2", schema=schema)
-        # Re-read under the lock: another process may have applied it meanwhile.
-        if current_version(adapter, schema) >= migration.version:
-            return False
-        adapter.run("history/create_schema.sql.j2", schema=schema)
-        adapter.run("history/create_version_table.sql.j2", schema=schema)
-        sql, params = adapter.render(migration.template, _kind="migrations", schema=schema)
-        if params:  # pragma: no cover - migrations take no values, only the quoted schema name
-            raise RuntimeError(f"{migration.template}: migrations must not use bind()")
-        for statement in _split(sql):
-            adapter.execute(statement)
-        adapter.run(
-            "history/record_version.sql.j2", schema=schema, version=migration.version, name=migration.name,
-            applied_at=datetime.now(UTC).replace(tzinfo=None), sqlanon_version=version,
-        )
-    return True
+def _apply(adapter: EngineAdapter, schema: str, migration: Migration, version: str) -> None:
+    adapter.run("history/create_schema.sql.j2", schema=schema)
+    adapter.run("history/create_version_table.sql.j2", schema=schema)
+    sql, params = adapter.render(migration.template, _kind="migrations", schema=schema)
+    if params:  # pragma: no cover - migrations take no values, only the quoted schema name
+        raise RuntimeError(f"{migration.template}: migrations must not use bind()")
+    for statement in _split(sql):
+        adapter.execute(statement)
+    adapter.run(
+        "history/record_version.sql.j2", schema=schema, version=migration.version, name=migration.name,
+        applied_at=datetime.now(UTC).replace(tzinfo=None), sqlanon_version=version,
+    )
 
 
 def _split(sql: str) -> list[str]:
