@@ -114,3 +114,31 @@ def _with_database(url: str, dbname: str) -> str:
 def write_config(path: Path, data: dict) -> Path:
     path.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
     return path
+
+
+def invoke(*args: Any) -> Any:
+    """Run the CLI in-process (click's CliRunner); stdout and stderr are kept apart (click >= 8.2).
+
+    An exception other than SystemExit escaping the CLI is a crash, whatever the exit code; so is a traceback.
+    """
+    from click.testing import CliRunner
+
+    from sqlanon.cli import main
+
+    result = CliRunner().invoke(main, [str(a) for a in args])
+    assert result.exception is None or isinstance(result.exception, SystemExit), (
+        f"uncaught {result.exception!r}\n{result.output}"
+    )
+    assert "Traceback" not in result.output
+    return result
+
+
+def one_json_object(stdout: str) -> dict[str, Any]:
+    """stdout holds exactly one JSON object (one line) and nothing else."""
+    import json
+
+    text = stdout.strip()
+    assert text.startswith("{") and "\n" not in text, f"not exactly one JSON object on stdout:\n{stdout}"
+    data = json.loads(text)
+    assert isinstance(data, dict)
+    return data

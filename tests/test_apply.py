@@ -16,11 +16,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from click.testing import CliRunner, Result
 
 import sqlanon.api
-from sqlanon.cli import main
-from tests.helpers import Engine, quote, write_config
+from tests.helpers import Engine, invoke, one_json_object, quote, write_config
 
 COLUMNS = {"id": "INTEGER", "age": "INTEGER", "sex": "VARCHAR", "zip": "VARCHAR", "diagnosis": "VARCHAR"}
 QIS = ("age", "sex", "zip")
@@ -30,22 +28,8 @@ K = 4
 # -- helpers -------------------------------------------------------------------------------------------------
 
 
-def invoke(*args: Any) -> Result:
-    """Run the CLI in-process; stdout and stderr are kept apart (click >= 8.2)."""
-    result = CliRunner().invoke(main, [str(a) for a in args])
-    assert result.exception is None or isinstance(result.exception, SystemExit), (
-        f"uncaught {result.exception!r}\n{result.output}"
-    )
-    assert "Traceback" not in result.output
-    return result
 
 
-def one_json_object(stdout: str) -> dict[str, Any]:
-    text = stdout.strip()
-    assert text.startswith("{") and "\n" not in text, f"not exactly one JSON object on stdout:\n{stdout}"
-    data = json.loads(text)
-    assert isinstance(data, dict)
-    return data
 
 
 def run_ok(*args: Any) -> dict[str, Any]:

@@ -22,22 +22,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from click.testing import CliRunner, Result
 
 import sqlanon
-from sqlanon.cli import main
-from tests.helpers import Engine, quote
+from tests.helpers import Engine, invoke, quote
 
 # -- helpers -----------------------------------------------------------------------------------------------
 
 
-def invoke(*args: Any) -> Result:
-    result = CliRunner().invoke(main, [str(a) for a in args])
-    assert result.exception is None or isinstance(result.exception, SystemExit), (
-        f"uncaught {result.exception!r}\n{result.output}"
-    )
-    assert "Traceback" not in result.output
-    return result
 
 
 def check_json(engine: Engine, *args: Any, code: int = 0) -> dict[str, Any]:

@@ -7,17 +7,14 @@ in ``test_interrupt.py``.
 
 from __future__ import annotations
 
-import json
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
-from click.testing import CliRunner, Result
 
-from sqlanon.cli import main
-from tests.helpers import Engine, write_config
+from tests.helpers import Engine, invoke, one_json_object, write_config
 
 SQLANON = Path(sys.executable).with_name("sqlanon")
 JSON_KEYS = {
@@ -28,24 +25,8 @@ JSON_KEYS = {
 UNREACHABLE = "postgresql+psycopg://u:SECRETPW@127.0.0.1:1/db"
 
 
-def invoke(*args: Any) -> Result:
-    """Run the CLI in-process; stdout and stderr are kept apart (click >= 8.2)."""
-    result = CliRunner().invoke(main, [str(a) for a in args])
-    # An exception other than SystemExit escaped the CLI: that is a crash, whatever the exit code.
-    assert result.exception is None or isinstance(result.exception, SystemExit), (
-        f"uncaught {result.exception!r}\n{result.output}"
-    )
-    assert "Traceback" not in result.output
-    return result
 
 
-def one_json_object(stdout: str) -> dict[str, Any]:
-    """stdout holds exactly one JSON object (one line) and nothing else."""
-    text = stdout.strip()
-    assert text.startswith("{") and "\n" not in text, f"not exactly one JSON object on stdout:\n{stdout}"
-    data = json.loads(text)
-    assert isinstance(data, dict)
-    return data
 
 
 def people_rows() -> list[tuple]:

@@ -14,22 +14,14 @@ from typing import Any
 
 import pytest
 import yaml
-from click.testing import CliRunner, Result
 
-from sqlanon.cli import main
-from tests.helpers import Engine, write_config
+from tests.helpers import Engine, invoke, write_config
 
 PASSWORD = "SECRETPW"
 #: A closed port on loopback: the connection is refused at once.
 UNREACHABLE = f"postgresql+psycopg://u:{PASSWORD}@127.0.0.1:1/db"
 
 
-def invoke(*args: Any) -> Result:
-    result = CliRunner().invoke(main, [str(a) for a in args])
-    assert result.exception is None or isinstance(result.exception, SystemExit), (
-        f"uncaught {result.exception!r}\n{result.output}"
-    )
-    return result
 
 
 def expect_error(args: list[Any], code: int, *fragments: str) -> str:

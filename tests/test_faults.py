@@ -27,12 +27,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from click.testing import CliRunner, Result
 
 import sqlanon
-from sqlanon.cli import main
 from sqlanon.errors import SqlanonError
-from tests.helpers import Engine, quote, write_config
+from tests.helpers import Engine, invoke, quote, write_config
 from tests.test_hostile_identifiers import (
     APOS_COL,
     KEYWORD_COL,
@@ -89,13 +87,6 @@ def run_cli(*args: Any, extra_env: dict[str, str] | None = None,
                           text=True, timeout=timeout)
 
 
-def invoke(*args: Any) -> Result:
-    """In-process CLI (fast) for reading the history and checking tables after the fault."""
-    result = CliRunner().invoke(main, [str(a) for a in args])
-    assert result.exception is None or isinstance(result.exception, SystemExit), (
-        f"uncaught {result.exception!r}\n{result.output}")
-    assert "Traceback" not in result.output
-    return result
 
 
 def wait_for(proc: subprocess.Popen[str], ready: Callable[[], bool], what: str, limit: float = WAIT_LIMIT) -> None:

@@ -27,13 +27,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from click.testing import CliRunner, Result
 
 import sqlanon
-from sqlanon.cli import main
 from sqlanon.engines import adapter_for_url
 from sqlanon.history.schema import COLUMNS, head, migrations, upgrade
-from tests.helpers import Engine, quote, write_config
+from tests.helpers import Engine, invoke, one_json_object, quote, write_config
 
 SQLANON = Path(sys.executable).with_name("sqlanon")
 DEFAULT = "sqlanon"
@@ -47,22 +45,8 @@ REQUIRED = ("run_id", "command", "status", "started_at", "sqlanon_version", "con
 # -- helpers -------------------------------------------------------------------------------------------------
 
 
-def invoke(*args: Any) -> Result:
-    """Run the CLI in-process; stdout and stderr are kept apart (click >= 8.2)."""
-    result = CliRunner().invoke(main, [str(a) for a in args])
-    assert result.exception is None or isinstance(result.exception, SystemExit), (
-        f"uncaught {result.exception!r}\n{result.output}"
-    )
-    assert "Traceback" not in result.output
-    return result
 
 
-def one_json_object(stdout: str) -> dict[str, Any]:
-    text = stdout.strip()
-    assert text.startswith("{") and "\n" not in text, f"not exactly one JSON object on stdout:\n{stdout}"
-    data = json.loads(text)
-    assert isinstance(data, dict)
-    return data
 
 
 def sql(engine: Engine, query: str, params: Sequence[Any] = ()) -> list[tuple]:

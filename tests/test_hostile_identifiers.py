@@ -14,10 +14,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from click.testing import CliRunner, Result
 
-from sqlanon.cli import main
-from tests.helpers import Engine, quote, write_config
+from tests.helpers import Engine, invoke, quote, write_config
 
 SOURCE = "Größe; DROP TABLE x;--"
 OUTPUT = 'out "put"; DROP TABLE x;-- %s ? $1'
@@ -35,13 +33,6 @@ HOSTILE_VALUES = ["'; DROP TABLE x; --", "%s", "?", "ünï \"q\""]
 HOSTILE_PARENTS = {"'; DROP TABLE x; --": "p %", "%s": "p %", "?": "p ?", "ünï \"q\"": "p ?"}
 
 
-def invoke(*args: Any) -> Result:
-    result = CliRunner().invoke(main, [str(a) for a in args])
-    assert result.exception is None or isinstance(result.exception, SystemExit), (
-        f"uncaught {result.exception!r}\n{result.output}"
-    )
-    assert "Traceback" not in result.output
-    return result
 
 
 def hostile_rows(n: int = 48) -> list[tuple]:
