@@ -196,8 +196,9 @@ def _run(
     qis = cfg.quasi_identifiers
     verification = None
     output_rows = None
+    histogram: list[list[int]] | None = None
     if not dry_run:
-        verification = _write_and_verify(session, cfg, data, node, target, evaluator)
+        verification, histogram = _write_and_verify(session, cfg, data, node, target, evaluator)
         output_rows = verification["rows"]
     result = AnonymizationResult(
         status="dry_run" if dry_run else ("ok" if verification and verification["verified"] else "unverified"),
@@ -229,7 +230,8 @@ def _run(
     )
     nodes: list[tuple[str, str, float | None]] = []
     if want_report:
-        result.report = _report(session, cfg, data, node, stats, problem, result, None if dry_run else target)
+        result.report = _report(session, cfg, data, node, stats, problem, result, None if dry_run else target,
+                                histogram)
         search_info = result.report["search"]
         if search_info["nodes"] is not None:
             nodes = [(",".join(map(str, n["levels"])), n["state"], n["metric"]) for n in search_info["nodes"]]
@@ -294,14 +296,15 @@ def _fault_pause(variable: str) -> None:
 
 
 def _report(session: Session, cfg: AnonymizeConfig, data: PreparedData, node: Node, stats: Any,
-            problem: SearchProblem, result: AnonymizationResult, table: tuple[str, ...] | None) -> dict[str, Any]:
+            problem: SearchProblem, result: AnonymizationResult, table: tuple[str, ...] | None,
+            histogram: list[list[int]] | None) -> dict[str, Any]:
     from . import __version__
     from .history import public_config
     from .report import data as report_data
 
     adapter = session.adapter
     qis = cfg.quasi_identifiers
-    class_info = report_data.classes(adapter, table, qis) if table is not None else None
+    class_info = report_data.classes(histogram) if histogram is not None else None
     search_info = report_data.search(problem, data, node, qis, result.seconds, result.statements)
     search_info["strategy"] = result.strategy
     return {
@@ -425,7 +428,8 @@ def _config_from_document(document: dict[str, Any], where: str, *, source: str, 
 def _write_and_verify(
     session: Session, cfg: AnonymizeConfig, data: PreparedData, node: Node, target: tuple[str, ...],
     evaluator: NodeEvaluator,
-) -> dict[str, Any]:
+) -> tuple[dict[str, Any], list[list[int]]]:
+    """Write, then verify the written table; returns the verification and its class-size histogram."""
     adapter = session.adapter
     qis = cfg.quasi_identifiers
     failing = f"{session.prefix}fail"
@@ -443,16 +447,17 @@ def _write_and_verify(
             f"output.table: table {display_name(target)} was created by another run at the same time (it already "
             f"exists now); this run wrote nothing ({exc})"
         )) from None
-    verification = verify_output(
+    checked = verify_output(
         adapter, table=target, qis=qis, k=cfg.privacy.k, considered=data.ctx.records,
         max_suppressed=data.ctx.max_suppressed, mask=cfg.output.suppressed_rows == "mask",
-    ).to_dict()
+    )
+    verification = checked.to_dict()
     if evaluator.models:
         verification.update(_verify_models(session, cfg, data, node, target, evaluator))
         verification["verified"] = verification["verified"] and verification["models_verified"]
     if cfg.output.csv is not None:
         export_csv(session, target, cfg.resolve(cfg.output.csv))
-    return verification
+    return verification, checked.size_histogram
 
 
 def _write(session: Session, cfg: AnonymizeConfig, data: PreparedData, node: Node, target: tuple[str, ...],

@@ -259,7 +259,7 @@ CASES: dict[str, tuple[str, dict[str, Any]]] = {
     ),
     "verify_output": (
         "verify_output.sql.j2",
-        {"table": ("analytics", "patients_k5"), "qis": ["age", WEIRD, PERCENT], "k": 5},
+        {"table": ("analytics", "patients_k5"), "qis": ["age", WEIRD, PERCENT]},
     ),
     "write_output_remove": (
         "write_output.sql.j2",
@@ -326,7 +326,6 @@ CASES: dict[str, tuple[str, dict[str, Any]]] = {
         {"schema": WEIRD, "run_id": "0a1b2c3d4e5f6a7b", "values": {"status": "failed", "error": "it's; broken"}},
     ),
     "history_version": ("history/history_version.sql.j2", {"schema": WEIRD}),
-    "report_class_sizes": ("report_class_sizes.sql.j2", {"table": WEIRD_SOURCE, "qis": ["age", WEIRD, PERCENT]}),
     "report_model_distribution_entropy": (
         "report_model_distribution.sql.j2",
         {"table": WEIRD_SOURCE, "qis": ["age", WEIRD], "column": PERCENT, "c_num": 3, "c_den": 1, "numeric": None,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 
 from ..engines.base import EngineAdapter
 
@@ -17,9 +17,13 @@ class Verification:
     classes_below_k: int
     suppressed_rows: int
     reason: str
+    #: [class size, number of classes] ascending, every class of the written table (for the report).
+    size_histogram: list[list[int]] = field(default_factory=list, repr=False)
 
     def to_dict(self) -> dict[str, object]:
-        return asdict(self)
+        out = asdict(self)
+        del out["size_histogram"]  # the report carries it; results and run records stay small
+        return out
 
 
 def verify_output(
@@ -33,10 +37,20 @@ def verify_output(
     mask: bool,
 ) -> Verification:
     """Check k on the written table and that at most ``max_suppressed`` of ``considered`` rows are suppressed."""
-    rows, classes, smallest, below_k, all_star = adapter.run(
-        "verify_output.sql.j2", table=tuple(table), qis=list(qis), k=k
-    )[0]
-    rows, classes, below_k, all_star = int(rows), int(classes), int(below_k), int(all_star)
+    histogram: dict[int, int] = {}
+    rows = classes = below_k = all_star = 0
+    smallest = None
+    for size, star, count in adapter.run("verify_output.sql.j2", table=tuple(table), qis=list(qis)):
+        size, count = int(size), int(count)
+        histogram[size] = histogram.get(size, 0) + count
+        rows += size * count
+        classes += count
+        if star:
+            all_star += size * count  # at most one class has every quasi-identifier '*'
+            continue
+        smallest = size if smallest is None else min(smallest, size)
+        if size < k:
+            below_k += count
     problems = []
     if mask:
         suppressed = all_star if 0 < all_star < k else 0
@@ -60,4 +74,5 @@ def verify_output(
         classes_below_k=below_k,
         suppressed_rows=suppressed,
         reason="; ".join(problems) or "ok",
+        size_histogram=[[size, count] for size, count in sorted(histogram.items())],
     )

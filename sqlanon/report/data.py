@@ -56,8 +56,8 @@ def attributes(
     return out
 
 
-def classes(adapter: EngineAdapter, table: tuple[str, ...], qis: list[str]) -> dict[str, Any]:
-    histogram = [[int(s), int(c)] for s, c in adapter.run("report_class_sizes.sql.j2", table=table, qis=qis)]
+def classes(histogram: list[list[int]]) -> dict[str, Any]:
+    """Class statistics from the written table's size histogram (one pass, shared with its verification)."""
     count = sum(c for _, c in histogram)
     records = sum(s * c for s, c in histogram)
     return {
