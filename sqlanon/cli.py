@@ -173,9 +173,9 @@ def apply(run_id: str | None, transformation: Path | None, source: str, output: 
 
     \b
     Examples:
-      sqlanon apply --run 5ba39b1b --db duckdb:///warehouse.duckdb --source patients_2026_11 \
+      sqlanon apply --run 5ba39b1b --db duckdb:///warehouse.duckdb --source patients_2026_11 \\
           --output patients_2026_11_k5
-      sqlanon apply --transformation patients-k5.json --source staging.batch --output published.batch \
+      sqlanon apply --transformation patients-k5.json --source staging.batch --output published.batch \\
           --db postgresql+psycopg://etl@db/warehouse --if-exists replace --on-violation search
     """
     from .api import apply as run

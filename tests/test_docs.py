@@ -206,3 +206,11 @@ def test_etl_example_runs(tmp_path: Path) -> None:
     first = contents()
     namespace["publish_batch"](run_id, f"duckdb:///{database}", "patients", "patients_published", str(tmp_path))
     assert contents() == first
+
+
+@pytest.mark.parametrize("command", sorted(cli.commands))
+def test_cli_help_examples_keep_their_line_breaks(command: str) -> None:
+    """A lone backslash at a docstring line end joins lines (Python line continuation); examples need '\\\\'."""
+    result = CliRunner().invoke(cli, [command, "--help"])
+    for line in result.output.splitlines():
+        assert not re.search(r"\S {5,}--", line), f"joined example line in `sqlanon {command} --help`: {line}"
