@@ -45,6 +45,7 @@ from tests.test_hostile_identifiers import (
 )
 from tests.test_interrupt import (
     SQLANON,
+    config_data,
     leftovers,
     make_source,
     postgres_backends,
@@ -129,18 +130,7 @@ def in_write(proc: subprocess.Popen[str], engine: Engine) -> Callable[[], bool]:
 
 def make_config(engine: Engine, tmp_path: Path, name: str = "faults.yaml", output: str = "src_k4",
                 url: str | None = None) -> Path:
-    return write_config(tmp_path / name, {
-        "source": {"url": url or engine.url, "table": "src"},
-        "output": {"table": output},
-        "attributes": {
-            "id": {"role": "identifier"},
-            "age": {"role": "quasi_identifier", "hierarchy": {"intervals": {"widths": [5, 10, 20]}}},
-            "sex": {"role": "quasi_identifier", "hierarchy": {"inline": {"F": ["*"], "M": ["*"]}}},
-            "zip": {"role": "quasi_identifier", "hierarchy": {"mask": {"length": 5}}},
-            "name": {"role": "insensitive"},
-        },
-        "privacy": {"k": 4, "suppression_limit": 0.05},
-    })
+    return write_config(tmp_path / name, config_data(url or engine.url, output))
 
 
 def user_tables(engine: Engine) -> set[str]:

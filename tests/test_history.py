@@ -32,6 +32,7 @@ import sqlanon
 from sqlanon.engines import adapter_for_url
 from sqlanon.history.schema import COLUMNS, head, migrations, upgrade
 from tests.helpers import Engine, invoke, one_json_object, quote, write_config
+from tests.test_cli import people_config as cli_people_config
 
 SQLANON = Path(sys.executable).with_name("sqlanon")
 DEFAULT = "sqlanon"
@@ -129,18 +130,9 @@ def make_people(engine: Engine) -> None:
 
 
 def people_config(url: str, *, history: dict[str, Any] | None = None, **privacy: Any) -> dict[str, Any]:
-    data: dict[str, Any] = {
-        "source": {"url": url, "table": "people"},
-        "output": {"table": "people_out", "if_exists": "replace"},
-        "attributes": {
-            "id": {"role": "identifier"},
-            "age": {"role": "quasi_identifier", "hierarchy": {"intervals": {"widths": [5, 10]}}},
-            "sex": {"role": "quasi_identifier", "hierarchy": {"inline": {"F": ["*"], "M": ["*"]}}},
-            "zip": {"role": "quasi_identifier", "hierarchy": {"mask": {"length": 5}}, "max_level": 3},
-            "name": {"role": "ignore"},
-        },
-        "privacy": {"k": 3, "suppression_limit": 0.1, **privacy},
-    }
+    """test_cli's people config, replacing its output, plus an optional history section."""
+    data = cli_people_config(url, **privacy)
+    data["output"]["if_exists"] = "replace"
     if history is not None:
         data["history"] = history
     return data

@@ -37,9 +37,13 @@ def make_source(engine: Engine) -> None:
 
 
 def config(engine: Engine, tmp_path: Path) -> Path:
-    return write_config(tmp_path / "interrupt.yaml", {
-        "source": {"url": engine.url, "table": "src"},
-        "output": {"table": "src_k4"},
+    return write_config(tmp_path / "interrupt.yaml", config_data(engine.url))
+
+
+def config_data(url: str, output: str = "src_k4") -> dict:
+    return {
+        "source": {"url": url, "table": "src"},
+        "output": {"table": output},
         "attributes": {
             "id": {"role": "identifier"},
             "age": {"role": "quasi_identifier", "hierarchy": {"intervals": {"widths": [5, 10, 20]}}},
@@ -48,7 +52,7 @@ def config(engine: Engine, tmp_path: Path) -> Path:
             "name": {"role": "insensitive"},
         },
         "privacy": {"k": 4, "suppression_limit": 0.05},
-    })
+    }
 
 
 def snapshot(engine: Engine) -> list[tuple]:

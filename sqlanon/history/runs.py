@@ -24,9 +24,6 @@ from ..errors import InputError, NoSolutionError, SqlanonError
 from ..hierarchy.sources import text
 from .schema import COLUMNS, require_current
 
-#: Statuses a finished run can have (``running`` until then).
-FINAL_STATUSES = ("succeeded", "unverified", "dry_run", "no_solution", "failed", "interrupted")
-
 
 def _now() -> datetime:
     return datetime.now(UTC).replace(tzinfo=None)

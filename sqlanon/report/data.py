@@ -21,7 +21,6 @@ from ..session import PreparedData
 #: Above this many nodes the report keeps only the counts per state (the picture shows bars).
 MAX_NODES_IN_REPORT = 20_000
 EXAMPLES = 5
-_NO_MEASURES = dict.fromkeys(("distinct_l", "entropy_l", "recursive_l", "t_equal", "t_ordered", "p", "alpha", "e"))
 
 
 def attribute_losses(data: PreparedData, node: Node, stats: NodeStats) -> list[float]:
@@ -69,72 +68,40 @@ def classes(histogram: list[list[int]]) -> dict[str, Any]:
     }
 
 
-def _model_row(model: Any, measures: dict[str, Any]) -> dict[str, Any]:
-    """(name, parameter, limit, worst class, direction) of one configured model from the table's measures."""
-    kind, spec = model.kind, model.spec
-    if kind == "distinct_l_diversity":
-        return {
-            "model": "distinct l-diversity",
-            "parameter": "l",
-            "limit": spec.l,
-            "worst": measures["distinct_l"],
-            "direction": ">=",
-        }
-    if kind == "entropy_l_diversity":
-        return {
-            "model": "entropy l-diversity",
-            "parameter": "l",
-            "limit": spec.l,
-            "worst": measures["entropy_l"],
-            "direction": ">=",
-        }
-    if kind == "recursive_cl_diversity":
-        return {
-            "model": f"recursive (c={spec.c:g}, l)-diversity",
-            "parameter": "l",
-            "limit": spec.l,
-            "worst": measures["recursive_l"],
-            "direction": ">=",
-        }
-    if kind == "t_closeness":
-        worst = {"equal": measures["t_equal"], "ordered": measures["t_ordered"]}.get(spec.distance)
-        return {
-            "model": f"t-closeness ({spec.distance})",
-            "parameter": "t",
-            "limit": spec.t,
-            "worst": worst,
-            "direction": "<=",
-        }
-    if kind == "p_sensitivity":
-        return {"model": "p-sensitivity", "parameter": "p", "limit": spec.p, "worst": measures["p"], "direction": ">="}
-    if kind == "alpha_k_anonymity":
-        return {
-            "model": "(alpha,k)-anonymity",
-            "parameter": "alpha",
-            "limit": spec.alpha,
-            "worst": measures["alpha"],
-            "direction": "<=",
-        }
-    return {"model": "(k,e)-anonymity", "parameter": "e", "limit": spec.e, "worst": measures["e"], "direction": ">="}
+#: Per model kind: report name, parameter, the check measure of the worst class, the per-class measure of
+#: report_model_distribution.sql.j2, and the side of the limit a class must be on.
+_MODELS: dict[str, tuple[str, str, str, str | None, str]] = {
+    "distinct_l_diversity": ("distinct l-diversity", "l", "distinct_l", "distinct_values", ">="),
+    "entropy_l_diversity": ("entropy l-diversity", "l", "entropy_l", "entropy_l", ">="),
+    "recursive_cl_diversity": ("recursive (c={c:g}, l)-diversity", "l", "recursive_l", "recursive_l", ">="),
+    "p_sensitivity": ("p-sensitivity", "p", "p", "distinct_values", ">="),
+    "alpha_k_anonymity": ("(alpha,k)-anonymity", "alpha", "alpha", "alpha", "<="),
+    "k_e_anonymity": ("(k,e)-anonymity", "e", "e", "e_range", ">="),
+}
+#: t-closeness by ground distance; hierarchical t is not re-measured here (no hierarchy lookup in the report).
+_T_CLOSENESS = {"equal": ("t_equal", "t_equal"), "ordered": ("t_ordered", None), "hierarchical": (None, None)}
 
 
-#: The per-class measure whose distribution the report shows, per model kind (None: not measured per class).
-_MEASURE = {"distinct_l_diversity": "distinct_values", "p_sensitivity": "distinct_values",
-            "entropy_l_diversity": "entropy_l", "recursive_cl_diversity": "recursive_l",
-            "alpha_k_anonymity": "alpha", "k_e_anonymity": "e_range"}
+def _model_spec(model: Any) -> tuple[str, str, Any, str | None, str | None, str]:
+    """(report name, parameter, limit, worst-class measure, per-class measure, direction) of a configured model."""
+    spec = model.spec
+    if model.kind == "t_closeness":
+        worst, per_class = _T_CLOSENESS[spec.distance]
+        return f"t-closeness ({spec.distance})", "t", spec.t, worst, per_class, "<="
+    name, parameter, worst, per_class, direction = _MODELS[model.kind]
+    if model.kind == "recursive_cl_diversity":
+        name = name.format(c=spec.c)
+    return name, parameter, getattr(spec, parameter), worst, per_class, direction
 
 
-def _distribution(adapter: EngineAdapter, table: tuple[str, ...], qis: list[str], column: str, model: Any,
+def _distribution(adapter: EngineAdapter, table: tuple[str, ...], qis: list[str], column: str, measure: str | None,
                   c: Fraction, measures: dict[str, Any]) -> list[list[Any]] | None:
     """[value, classes] pairs: how many classes of the written table have each value of the model's measure."""
-    measure = _MEASURE.get(model.kind)
-    if model.kind == "t_closeness" and model.spec.distance == "equal":
-        measure = "t_equal"
     if measure is None or (measure == "e_range" and not measures["numeric"]):
         return None
-    kind = numeric_kind(measures["type"])
     rows = adapter.run("report_model_distribution.sql.j2", table=table, qis=qis, column=column,
-                       c_num=c.numerator, c_den=c.denominator, numeric=kind, measure=measure)
+                       c_num=c.numerator, c_den=c.denominator, numeric=numeric_kind(measures["type"]),
+                       measure=measure)
     return [[_plain(value), int(classes)] for value, classes in rows]
 
 
@@ -175,13 +142,15 @@ def models(
         measures: dict[str, Any] | None = None
         for model in cfg.attributes[name].models:
             c = Fraction(str(model.spec.c)) if model.kind == "recursive_cl_diversity" else Fraction(3)
-            distribution = None
+            title, parameter, limit, worst_key, per_class, direction = _model_spec(model)
+            worst = distribution = None
             if table is not None:
                 if measures is None or model.kind == "recursive_cl_diversity":
                     measures = measure_sensitive(adapter, table, cfg.quasi_identifiers, name, c)
-                distribution = _distribution(adapter, table, cfg.quasi_identifiers, name, model, c, measures)
-            rows.append({**_model_row(model, measures or _NO_MEASURES), "attribute": name,
-                         "distribution": distribution})
+                worst = None if worst_key is None else measures[worst_key]
+                distribution = _distribution(adapter, table, cfg.quasi_identifiers, name, per_class, c, measures)
+            rows.append({"model": title, "parameter": parameter, "limit": limit, "worst": worst,
+                         "direction": direction, "attribute": name, "distribution": distribution})
     dp = cfg.privacy.delta_presence
     if dp is not None:
         rows.append(

@@ -15,7 +15,7 @@ from typing import Any
 
 import jinja2
 
-from sqlanon.errors import ConfigError
+from sqlanon.report.formats import report_format
 
 from . import lattice_svg, svg
 
@@ -39,13 +39,10 @@ def render_html(report: dict[str, Any]) -> str:
 def write_report(report: dict[str, Any], path: Path) -> None:
     """Write the report as ``.html`` or ``.json`` (by suffix), atomically: readers never see half a file."""
     path = Path(path)
-    suffix = path.suffix.lower()
-    if suffix == ".html":
+    if report_format(path) == "html":
         text = render_html(report)
-    elif suffix == ".json":
-        text = json.dumps(report, indent=2, sort_keys=False) + "\n"
     else:
-        raise ConfigError(f"--report: {path}: unknown report format (use .html or .json)")
+        text = json.dumps(report, indent=2, sort_keys=False) + "\n"
     # The temporary file is in the target's folder so that os.replace is a rename on one file system.
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
