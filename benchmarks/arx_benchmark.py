@@ -22,8 +22,8 @@ import sys
 import tempfile
 import time
 import traceback
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -152,7 +152,7 @@ def csv_header(path: Path) -> list[str]:
         return next(csv.reader(fh, delimiter=";"))
 
 
-def build_config(ds: Dataset, k: int, suppression: float, metric: str, *, postgres_table: str | None,
+def build_config(ds: Dataset, k: int, suppression: float, metric: str, *, table: str | None,
                  model: str = "-") -> dict:
     """The config dict; every CSV column gets a role (non-QIs are insensitive); paths are absolute."""
     columns = csv_header(ds.csv_path)
@@ -171,10 +171,10 @@ def build_config(ds: Dataset, k: int, suppression: float, metric: str, *, postgr
         attributes[sensitive] = {"role": "sensitive", "models": models}
         if hierarchical:
             attributes[sensitive]["hierarchy"] = {"csv": str(ds.hierarchy_path(sensitive)), "delimiter": ";"}
-    if postgres_table is None:
+    if table is None:
         source: dict[str, Any] = {"url": "duckdb:///:memory:", "csv": str(ds.csv_path), "delimiter": ";"}
     else:
-        source = {"table": postgres_table}
+        source = {"table": table}
     return {
         "source": source,
         "output": {"table": f"{ds.key}_anonymized", "if_exists": "replace"},
@@ -267,19 +267,67 @@ class Postgres:
             shutil.rmtree(self._pgdata, ignore_errors=True)
 
 
+class DuckDBFile:
+    """A DuckDB file holding one table per dataset, read from the CSV once (``--duckdb-source table``):
+    the runs then start from a table in the database, as the PostgreSQL runs do and as ARX's timings start
+    from data already in memory."""
+
+    def __init__(self) -> None:
+        self._dir = Path(tempfile.mkdtemp(prefix="sqlanon-bench-duckdb-"))
+        self.path = self._dir / "bench.duckdb"
+        self._tables: dict[str, str] = {}
+
+    @property
+    def sqlanon_url(self) -> str:
+        return f"duckdb:///{self.path}"
+
+    def table_for(self, ds: Dataset) -> str:
+        if ds.key not in self._tables:
+            import duckdb
+
+            table = f"sqlanon_bench_{ds.key}"
+            with duckdb.connect(str(self.path)) as con:
+                # The same reader and type detection as a config's `source.csv` (load_csv_source.sql.j2).
+                con.execute(f"CREATE TABLE {_quote(table)} AS SELECT * FROM read_csv(?, header = true, delim = ';')",
+                            [str(ds.csv_path)])
+            self._tables[ds.key] = table
+        return self._tables[ds.key]
+
+    def close(self) -> None:
+        shutil.rmtree(self._dir, ignore_errors=True)
+
+
 @contextmanager
-def postgres_database(needed: bool) -> Iterator[Postgres | None]:
+def _optional(factory: Callable[[], Any], needed: bool) -> Iterator[Any]:
+    """The resource when needed (closed at the end), else None."""
     if not needed:
         yield None
         return
-    pg = Postgres()
+    resource = factory()
     try:
-        yield pg
+        yield resource
     finally:
-        pg.close()
+        resource.close()
+
+
+def duckdb_file(needed: bool) -> AbstractContextManager[DuckDBFile | None]:
+    return _optional(DuckDBFile, needed)
+
+
+def postgres_database(needed: bool) -> AbstractContextManager[Postgres | None]:
+    return _optional(Postgres, needed)
 
 
 # -- running ----------------------------------------------------------------------------------------
+def source_table(ds: Dataset, engine: str, pg: Postgres | None, dk: DuckDBFile | None) -> tuple[str | None, str | None]:
+    """(table, database URL) when the run reads a loaded table; (None, None) to read the CSV (DuckDB)."""
+    if engine == "postgres" and pg is not None:
+        return pg.table_for(ds), pg.sqlanon_url
+    if engine == "duckdb" and dk is not None:
+        return dk.table_for(ds), dk.sqlanon_url
+    return None, None
+
+
 def fill_from_result(row: Row, result: dict[str, Any], metric: str) -> None:
     row.nodes = result["nodes_evaluated"]
     row.statements = result["statements"]
@@ -289,15 +337,14 @@ def fill_from_result(row: Row, result: dict[str, Any], metric: str) -> None:
 
 
 def run_warm(ds: Dataset, engine: str, k: int, supp: float, metric: str, runs: int, warmup: int,
-             pg: Postgres | None, model: str = "-") -> Row:
+             pg: Postgres | None, model: str = "-", dk: DuckDBFile | None = None) -> Row:
     import sqlanon
     from sqlanon.config import parse_config
 
     row = Row(ds.key, engine, k, supp, metric, model=model)
     try:
-        table = pg.table_for(ds) if engine == "postgres" and pg is not None else None
-        db = pg.sqlanon_url if table is not None and pg is not None else None
-        cfg = parse_config(build_config(ds, k, supp, metric, postgres_table=table, model=model),
+        table, db = source_table(ds, engine, pg, dk)
+        cfg = parse_config(build_config(ds, k, supp, metric, table=table, model=model),
                            source=f"<{ds.key} k={k} supp={supp} {metric}>", base_dir=REPO)
         for i in range(warmup + runs):
             started = time.perf_counter()
@@ -324,20 +371,20 @@ def sqlanon_command() -> list[str]:
 
 
 def run_cold(ds: Dataset, engine: str, k: int, supp: float, metric: str, runs: int,
-             pg: Postgres | None) -> Row:
+             pg: Postgres | None, dk: DuckDBFile | None = None) -> Row:
     """Time `sqlanon anonymize CONFIG --dry-run --json` in a fresh process (imports and all)."""
     import yaml
 
     row = Row(ds.key, engine, k, supp, metric, mode="cold")
     try:
-        table = pg.table_for(ds) if engine == "postgres" and pg is not None else None
+        table, db = source_table(ds, engine, pg, dk)
         with tempfile.TemporaryDirectory(prefix="sqlanon-bench-") as tmp:
             path = Path(tmp) / f"{ds.key}_k{k}.yaml"
-            path.write_text(yaml.safe_dump(build_config(ds, k, supp, metric, postgres_table=table),
+            path.write_text(yaml.safe_dump(build_config(ds, k, supp, metric, table=table),
                                            sort_keys=False), encoding="utf-8")
             cmd = [*sqlanon_command(), "anonymize", str(path), "--dry-run", "--json"]
-            if table is not None and pg is not None:
-                cmd += ["--db", pg.sqlanon_url]
+            if db is not None:
+                cmd += ["--db", db]
             for _ in range(runs):
                 started = time.perf_counter()
                 proc = subprocess.run(cmd, capture_output=True, text=True, cwd=tmp)
@@ -456,6 +503,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--models", default=None, type=lambda v: _csv_list(v, list(MODEL_PRESETS), "model"),
                    help="privacy models on ADULT's occupation (issue 3): " + ", ".join(MODEL_PRESETS)
                         + "; runs ADULT k=5 5%% for each (default: none)")
+    p.add_argument("--duckdb-source", choices=("csv", "table"), default="csv",
+                   help="csv: every DuckDB run reads the CSV into :memory: (default); table: the CSV is read once "
+                        "into a DuckDB file and runs start from that table, like the PostgreSQL runs")
     p.add_argument("--markdown", action="store_true", help="print the result table as markdown")
     p.add_argument("--json-out", type=Path, default=None, metavar="FILE",
                    help="also write all results as JSON")
@@ -504,7 +554,7 @@ def main(argv: list[str] | None = None) -> int:
           f"mode={'cold' if args.cold else 'warm'}; {os.cpu_count()} CPUs", file=sys.stderr)
     rows: list[Row] = []
     started = time.perf_counter()
-    with postgres_database("postgres" in args.engines) as pg:
+    with postgres_database("postgres" in args.engines) as pg, duckdb_file(args.duckdb_source == "table") as dk:
         for key in args.datasets:
             ds = DATASETS[key]
             print(f"{ds.label}: {ds.csv_path} (QIs in level order: {', '.join(ds.qis)})", file=sys.stderr)
@@ -515,9 +565,9 @@ def main(argv: list[str] | None = None) -> int:
                             if model != "-" and ds.key not in SENSITIVE:
                                 continue
                             if args.cold:
-                                row = run_cold(ds, engine, k, supp, metric, args.runs, pg)
+                                row = run_cold(ds, engine, k, supp, metric, args.runs, pg, dk)
                             else:
-                                row = run_warm(ds, engine, k, supp, metric, args.runs, args.warmup, pg, model)
+                                row = run_warm(ds, engine, k, supp, metric, args.runs, args.warmup, pg, model, dk)
                             print_progress(row)
                             rows.append(row)
     print(f"total wall time {time.perf_counter() - started:.1f} s", file=sys.stderr)

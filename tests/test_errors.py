@@ -456,6 +456,49 @@ def test_unsupported_url_scheme(tmp_path: Path) -> None:
     assert PASSWORD not in err
 
 
+DUCKDB_URLS = [
+    "duckdb:///a.duckdb", "duckdb:////abs/x.duckdb", "duckdb:///:memory:", "duckdb://", "duckdb:///",
+    "duckdb:///my%20file.duckdb", "duckdb:///dir/with%3Fq.duckdb", "duckdb:///a#b", "duckdb:///~/x.db",
+    "duckdb:///f.duckdb?memory_limit=300MB&threads=2&threads=1", "duckdb:///f?preserve_insertion_order=false",
+]
+
+
+@pytest.mark.parametrize("url", DUCKDB_URLS)
+def test_duckdb_urls_read_as_sqlalchemy_reads_them(url: str) -> None:
+    """DuckDB URLs are parsed without importing SQLAlchemy (start-up time); they must mean the same."""
+    from sqlalchemy.engine import make_url
+
+    from sqlanon.engines.registry import parse_duckdb_url
+
+    parsed = make_url(url)
+    expected = {k: v if isinstance(v, str) else v[-1] for k, v in parsed.query.items()}
+    assert parse_duckdb_url(url) == (parsed.database or ":memory:", expected)
+
+
+def test_duckdb_url_errors(tmp_path: Path) -> None:
+    # Two slashes make "file.duckdb" a host; SQLAlchemy would then open an empty in-memory database.
+    path = config_file(tmp_path, base_config("duckdb://file.duckdb"))
+    expect_error(["anonymize", path], 2, "'duckdb://file.duckdb'", "has no host", "duckdb:///file.duckdb")
+    path = config_file(tmp_path, base_config("duckdb:///x.duckdb?memory_limt=1GB"))
+    expect_error(["anonymize", path], 2, "unknown DuckDB setting 'memory_limt'", "memory_limit")
+    path = config_file(tmp_path, base_config("duckdb:x.duckdb"))
+    expect_error(["anonymize", path], 2, "'duckdb:x.duckdb' is not a valid URL", "duckdb:///path")
+
+
+def test_duckdb_url_settings_are_applied(tmp_path: Path) -> None:
+    from sqlanon.engines import adapter_for_url
+
+    adapter = adapter_for_url(f"duckdb:///{tmp_path / 'db.duckdb'}?memory_limit=123MB&threads=1")
+    adapter.connect()
+    try:
+        (threads,), = adapter.execute("SELECT current_setting('threads')")
+        (limit,), = adapter.execute("SELECT current_setting('memory_limit')")
+    finally:
+        adapter.close()
+    assert int(threads) == 1
+    assert limit.replace(" ", "").startswith(("117.3MiB", "123.0MB", "123MB")), limit
+
+
 PASSWORD_URLS = [
     UNREACHABLE,
     f"postgresql://u:{PASSWORD}@127.0.0.1:1/db?sslmode=bogus",

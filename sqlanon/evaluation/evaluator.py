@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -10,6 +11,9 @@ from ..criteria.base import PrivacyCriterion
 from ..engines.base import EngineAdapter
 from ..lattice import Node
 from .frequency_set import FrequencySet
+
+_LEVEL_MARKER = "\x1fL{}\x1f"
+_LEVEL_PATTERN = re.compile("\x1fL([0-9]+)\x1f")
 
 
 @dataclass(frozen=True)
@@ -39,6 +43,7 @@ class NodeEvaluator:
         # k-anonymity is the class-size test every node query makes; the others render their macros.
         self.models = [c.context(i) for i, c in enumerate(criteria) if c.kind != "k_anonymity"]
         self.cache: dict[Node, NodeStats] = {}
+        self._shapes: dict[bool, tuple[str, list[object]]] = {}
         self.evaluated = 0
 
     def context(self, node: Node, loss_weights: bool) -> dict[str, Any]:
@@ -55,7 +60,17 @@ class NodeEvaluator:
 
     def sql(self, node: Node, loss_weights: bool | None = None) -> tuple[str, list[object]]:
         weights = self.loss_weights if loss_weights is None else loss_weights
-        return self.adapter.render("evaluate_node.sql.j2", **self.context(node, weights))
+        shape = self._shapes.get(weights)
+        if shape is None:
+            # Nodes differ only in the level suffixes of column names, so Jinja renders the query once
+            # (with a marker per QI) and each node substitutes its levels: rendering per node cost ~0.6 ms,
+            # a tenth of a node query on DuckDB.
+            markers = tuple(_LEVEL_MARKER.format(i) for i in range(len(node)))
+            shape = self._shapes[weights] = self.adapter.render(
+                "evaluate_node.sql.j2", **self.context(markers, weights)  # type: ignore[arg-type]
+            )
+        text, params = shape
+        return _LEVEL_PATTERN.sub(lambda m: str(node[int(m.group(1))]), text), list(params)
 
     def evaluate(self, node: Node, for_metric: bool = True) -> NodeStats:
         """Class statistics of a node. A pure feasibility check (``for_metric=False``) skips the Loss

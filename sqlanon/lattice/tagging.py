@@ -13,6 +13,8 @@ class SolutionSpace:
         self.lattice = lattice
         self.monotone = monotone
         self.tags: dict[Node, bool] = {}
+        #: Nodes in the order they were tagged (searches read what a check settled from its tail).
+        self.log: list[Node] = []
 
     def tag(self, node: Node) -> bool | None:
         return self.tags.get(node)
@@ -21,6 +23,7 @@ class SolutionSpace:
         if node in self.tags:
             return
         self.tags[node] = feasible
+        self.log.append(node)
         if not self.monotone:
             return
         step = self.lattice.successors if feasible else self.lattice.predecessors
@@ -31,4 +34,5 @@ class SolutionSpace:
                 # Already tagged: its closure was propagated when it was tagged.
                 continue
             self.tags[other] = feasible
+            self.log.append(other)
             stack.extend(step(other))

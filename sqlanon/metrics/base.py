@@ -37,6 +37,8 @@ class InformationLossMetric:
     monotone: ClassVar[bool]
     #: The node query must return the per-QI weight sums of suppressed records.
     needs_loss_weights: ClassVar[bool] = False
+    #: The value follows from the levels alone, so it equals the lower bound (WIL, precision, height).
+    levels_determine_value: ClassVar[bool] = False
 
     def value(self, node: Node, stats: NodeStats, ctx: MetricContext) -> Fraction:
         raise NotImplementedError  # pragma: no cover

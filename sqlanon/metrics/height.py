@@ -12,6 +12,7 @@ from .base import InformationLossMetric, MetricContext
 class HeightMetric(InformationLossMetric):
     name = "height"
     monotone = True
+    levels_determine_value = True
 
     def value(self, node: Node, stats: NodeStats, ctx: MetricContext) -> Fraction:
         return Fraction(sum(node))

@@ -40,12 +40,34 @@ def loss_numerator(
     >>> loss_numerator((1,), ctx, 0, None)   # every record generalized to '*': v = 8 / (4 * 2) = 1
     16
     """
+    units, factors = _factors(ctx)
     total = 1
     for i, level in enumerate(node):
-        unit = unit_weight(ctx.leaves[i])
-        kept = ctx.weight_sums[i][level] - (suppressed_weights[i] if suppressed_weights else 0)
-        total *= ctx.records * unit + suppressed * unit + kept
+        factor = factors[i][level]
+        if suppressed:
+            factor += suppressed * units[i] - (suppressed_weights[i] if suppressed_weights else 0)
+        total *= factor
     return total
+
+
+def _factors(ctx: MetricContext) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:
+    """D_i and, per QI and level, d_i + the weight of all records: the factor of a node with nothing
+    suppressed. The search takes the bound of every lattice node, so this is computed once per context
+    (looked up by identity: hashing the context's Fractions cost more than the bound itself)."""
+    hit = _FACTORS.get(id(ctx))
+    if hit is not None and hit[0] is ctx:
+        return hit[1]
+    units = tuple(unit_weight(big_n) for big_n in ctx.leaves)
+    factors = tuple(
+        tuple(ctx.records * unit + total for total in sums) for unit, sums in zip(units, ctx.weight_sums, strict=True)
+    )
+    if len(_FACTORS) >= 8:
+        _FACTORS.clear()
+    _FACTORS[id(ctx)] = (ctx, (units, factors))  # the context is kept alive, so its id is not reused
+    return units, factors
+
+
+_FACTORS: dict[int, tuple[MetricContext, tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]]] = {}
 
 
 class LossMetric(InformationLossMetric):

@@ -23,6 +23,7 @@ def precision(node: Node, heights: tuple[int, ...]) -> Fraction:
 class PrecisionMetric(InformationLossMetric):
     name = "precision"
     monotone = True
+    levels_determine_value = True
 
     def value(self, node: Node, stats: NodeStats, ctx: MetricContext) -> Fraction:
         return precision(node, ctx.heights)

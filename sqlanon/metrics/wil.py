@@ -28,6 +28,7 @@ def level_loss(ctx: MetricContext, i: int, level: int) -> Fraction:
 class WilMetric(InformationLossMetric):
     name = "wil"
     monotone = True
+    levels_determine_value = True
 
     def _wil(self, node: Node, ctx: MetricContext) -> Fraction:
         return sum((ctx.priorities[i] * level_loss(ctx, i, lvl) for i, lvl in enumerate(node)), Fraction(0))

@@ -59,6 +59,13 @@ class SearchProblem:
             self.progress(self.evaluator.evaluated, self.best[0] if self.best else None)
         return stats
 
+    @property
+    def values_near_bounds(self) -> bool:
+        """Whether a feasible node's value is its lower bound or follows from its check alone: nothing can
+        be suppressed (Loss then equals its bound; DM* and AECS come from the check's class counts), or the
+        levels determine the value (WIL, precision, height)."""
+        return self.ctx.max_suppressed == 0 or self.metric.levels_determine_value
+
     def is_feasible(self, node: Node) -> bool:
         """Feasibility, from a predictive tag when there is one, else from SQL."""
         tag = self.space.tag(node)
@@ -85,6 +92,18 @@ class SearchProblem:
             return False
         b = self.bound(node) if bound is None else bound
         return solution_key(b, node) >= self.best
+
+    def dominated(self, node: Node) -> bool:
+        """True when a monotone metric's value at an evaluated direct specialization already cannot beat
+        the incumbent: that value bounds this node and all its generalizations. Unlike ``prunable`` this
+        does not follow the bound order, so a sorted scan may skip such a node but not stop at it."""
+        if self.best is None or not self.metric.monotone:
+            return False
+        for p in self.lattice.predecessors(node):
+            stats = self.evaluator.cache.get(p)
+            if stats is not None and solution_key(self.metric.value(p, stats, self.ctx), node) >= self.best:
+                return True
+        return False
 
     def consider(self, node: Node) -> Fraction | None:
         """Compute the metric of a node known or found to be feasible and update the incumbent."""

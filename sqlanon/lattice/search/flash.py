@@ -1,14 +1,29 @@
 """Flash (Kohlmayer, Prasser, Eckert, Kemper, Kuhn 2012; ARX, seed 001): globally optimal search.
 
-Phase 1 walks the lattice level by level; from every node whose feasibility is still unknown it builds
-a greedy path of untagged generalizations and binary-searches it, tagging predictively (a feasible
-node's generalizations are feasible, an infeasible node's specializations infeasible). Phase 2 finds
-the optimum among the candidates: for a monotone metric only the minimal feasible nodes, otherwise all
-feasible nodes, visited in order of a lower bound of the metric and skipped once the bound cannot beat
-the incumbent. Without monotone privacy models nothing is tagged and every node is a candidate.
+Phase 1 decides feasibility with as few SQL checks as it can, tagging predictively (a feasible node's
+generalizations are feasible, an infeasible node's specializations infeasible) and skipping every node
+whose metric lower bound cannot beat the incumbent. It has two forms:
+
+- Cover, when nothing can be suppressed or the levels determine the metric (WIL, precision, height):
+  a check then yields the node's value at no extra cost, and that value is its bound or close to it,
+  so every feasible check lowers the incumbent to about where the bounds put it. The open region
+  (untagged nodes whose bound can still beat the incumbent) is a down-set; checking one of its maximal
+  nodes settles either that node's whole down-set (infeasible) or a lower incumbent (feasible) that
+  shrinks the region. We check the maximal node with the largest down-set. On ADULT k=5 without
+  suppression this takes 47 checks for Loss where ARX's Flash checks 122 (our walk took 228).
+- Walk, otherwise (a suppression limit with Loss, DM* or AECS): values of feasible nodes can lie far
+  above their bounds, the region shrinks slowly, and Flash's level-wise walk checks fewer nodes (DM*,
+  ADULT k=5, 5%: 1,079 against 2,698 for cover). From every node whose feasibility is still unknown it
+  builds a greedy path of untagged generalizations and binary-searches it.
+
+Phase 2 finds the optimum among the candidates: for a monotone metric only the minimal feasible nodes,
+otherwise all feasible nodes, visited in order of the lower bound and skipped once the bound cannot
+beat the incumbent. Without monotone privacy models nothing is tagged and every node is a candidate.
 """
 
 from __future__ import annotations
+
+from math import prod
 
 from ..lattice import Node
 from .base import SearchProblem, SearchResult, SearchStrategy
@@ -22,14 +37,10 @@ class FlashStrategy(SearchStrategy):
         order = problem.bound_key  # heuristic order within a level: most promising first
 
         if problem.monotone_criteria:
-            for level in lattice.nodes_by_height():
-                for node in sorted(level, key=order):
-                    # A node whose bound cannot beat the incumbent is skipped with all its
-                    # generalizations (their bounds are at least as large): ARX's pruning by bounds.
-                    if space.tag(node) is None and not problem.prunable(node):
-                        lowest = self._check_path(problem, self._find_path(problem, node))
-                        if lowest is not None:
-                            problem.consider(lowest)  # an early incumbent sharpens the pruning
+            if problem.values_near_bounds:
+                self._cover(problem)
+            else:
+                self._walk(problem)
             candidates = [n for n, feasible in space.tags.items() if feasible]
             if problem.metric.monotone:
                 candidates = [
@@ -41,8 +52,59 @@ class FlashStrategy(SearchStrategy):
         for node in sorted(candidates, key=order):
             if problem.prunable(node):
                 break  # sorted by bound key: every later candidate is bounded too
-            problem.consider(node)
+            if not problem.dominated(node):
+                problem.consider(node)
         return problem.result()
+
+    def _walk(self, problem: SearchProblem) -> None:
+        for level in problem.lattice.nodes_by_height():
+            for node in sorted(level, key=problem.bound_key):
+                # A node whose bound cannot beat the incumbent is skipped with all its
+                # generalizations (their bounds are at least as large): ARX's pruning by bounds.
+                if problem.space.tag(node) is None and not problem.prunable(node) and not problem.dominated(node):
+                    lowest = self._check_path(problem, self._find_path(problem, node))
+                    if lowest is not None:
+                        problem.consider(lowest)  # an early incumbent sharpens the pruning
+
+    @staticmethod
+    def _cover(problem: SearchProblem) -> None:
+        """Check maximal nodes of the open region until nothing is open (see the module docstring)."""
+        lattice, space = problem.lattice, problem.space
+        order = sorted(lattice.nodes(), key=problem.bound_key)
+        rank = {node: i for i, node in enumerate(order)}
+        open_ = set(order)  # phase 1 starts with nothing tagged
+        # Successors still open, per open node: a node is maximal in the region when it has none. At the
+        # start that is the number of levels below their limit (cheaper than listing the successors).
+        top = lattice.max_levels
+        above = {n: sum(1 for i, level in enumerate(n) if level < top[i]) for n in open_}
+        maximal = {n for n, count in above.items() if count == 0}
+        end, seen = len(order), len(space.log)
+
+        def close(node: Node) -> None:
+            if node not in open_:
+                return
+            open_.remove(node)
+            maximal.discard(node)
+            for p in lattice.predecessors(node):
+                if p in open_:
+                    above[p] -= 1
+                    if above[p] == 0:
+                        maximal.add(p)
+
+        while True:
+            # Bound keys are ascending in `order`, so the nodes the incumbent prunes form its tail.
+            while end and problem.prunable(order[end - 1]):
+                end -= 1
+                close(order[end])
+            for node in space.log[seen:]:
+                close(node)
+            seen = len(space.log)
+            if not maximal:
+                return
+            # The largest down-set settles the most nodes if infeasible; ties: lowest bound key.
+            pick = max(maximal, key=lambda n: (prod(level + 1 for level in n), -rank[n]))
+            if problem.is_feasible(pick):
+                problem.consider(pick)
 
     @staticmethod
     def _find_path(problem: SearchProblem, start: Node) -> list[Node]:
@@ -51,7 +113,7 @@ class FlashStrategy(SearchStrategy):
         while True:
             untagged = [
                 s for s in problem.lattice.successors(node)
-                if problem.space.tag(s) is None and not problem.prunable(s)
+                if problem.space.tag(s) is None and not problem.prunable(s) and not problem.dominated(s)
             ]
             if not untagged:
                 return path

@@ -1,0 +1,142 @@
+"""Where the time of one benchmark run goes: preparation, node queries (planning vs. the rest of SQL),
+rendering, Python search bookkeeping, and what follows the search.
+
+    .venv/bin/python benchmarks/profile_run.py                      # ADULT k=5 5% Loss on DuckDB
+    .venv/bin/python benchmarks/profile_run.py --dataset adult --k 5 --suppression 0 --metric dm_star
+    .venv/bin/python benchmarks/profile_run.py --engine postgres --runs 5
+
+Each run is ``sqlanon.anonymize(config, dry_run=True)`` as in ``arx_benchmark.py``, with timers wrapped
+around sqlanon's own functions (nothing in sqlanon is changed). Planning is measured separately: for
+every node query the same SQL is also run under ``EXPLAIN`` (parse + plan, no execution) outside the
+timed phases, so the reported total is the run's own time. The medians over ``--runs`` are printed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import arx_benchmark as bench  # noqa: E402  (the benchmark's datasets, configs and PostgreSQL helper)
+
+
+class Timers:
+    def __init__(self) -> None:
+        self.seconds: dict[str, float] = defaultdict(float)
+        self.counts: dict[str, int] = defaultdict(int)
+        self.excluded = 0.0  # time spent on EXPLAIN, not part of the run
+
+    def wrap(self, owner: Any, name: str, label: str) -> None:
+        original = getattr(owner, name)
+        timers = self
+
+        def timed(*args: Any, **kwargs: Any) -> Any:
+            excluded_before = timers.excluded
+            started = time.perf_counter()
+            try:
+                return original(*args, **kwargs)
+            finally:
+                timers.seconds[label] += time.perf_counter() - started - (timers.excluded - excluded_before)
+                timers.counts[label] += 1
+
+        setattr(owner, name, timed)
+
+
+def instrument(timers: Timers) -> None:
+    from sqlanon import api, session
+    from sqlanon.engines.base import EngineAdapter
+    from sqlanon.evaluation import evaluator
+
+    timers.wrap(session.Session, "prepare", "prepare")
+    timers.wrap(api, "_search", "search")
+    timers.wrap(EngineAdapter, "execute", "sql (all statements)")
+    timers.wrap(evaluator.NodeEvaluator, "sql", "node query rendering")
+
+    original_run = evaluator.NodeEvaluator._run
+
+    def run(self: Any, node: Any, weights: bool) -> Any:
+        sql, params = self.sql(node, loss_weights=weights)
+        started = time.perf_counter()
+        self.adapter._execute("EXPLAIN " + sql, params)
+        elapsed = time.perf_counter() - started
+        timers.seconds["node query planning (EXPLAIN)"] += elapsed
+        timers.excluded += elapsed
+        started = time.perf_counter()
+        try:
+            return original_run(self, node, weights)
+        finally:
+            timers.seconds["node queries (render + SQL)"] += time.perf_counter() - started
+            timers.counts["node queries (render + SQL)"] += 1
+
+    evaluator.NodeEvaluator._run = run
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0], allow_abbrev=False)
+    p.add_argument("--dataset", default="adult", choices=sorted(bench.DATASETS))
+    p.add_argument("--engine", default="duckdb", choices=bench.ENGINES)
+    p.add_argument("--k", type=int, default=5)
+    p.add_argument("--suppression", type=float, default=5.0, help="percent (default 5)")
+    p.add_argument("--metric", default="loss", choices=bench.METRICS)
+    p.add_argument("--model", default="-", choices=["-", *bench.MODEL_PRESETS])
+    p.add_argument("--runs", type=int, default=3)
+    p.add_argument("--duckdb-source", choices=("csv", "table"), default="csv",
+                   help="as in arx_benchmark.py: read the CSV every run, or start from a loaded DuckDB table")
+    args = p.parse_args(argv)
+
+    import sqlanon
+    from sqlanon.config import parse_config
+
+    ds = bench.DATASETS[args.dataset]
+    supp = args.suppression / 100
+    rows: list[dict[str, float]] = []
+    counts: dict[str, int] = {}
+    with (bench.postgres_database(args.engine == "postgres") as pg,
+          bench.duckdb_file(args.duckdb_source == "table") as dk):
+        table, db = bench.source_table(ds, args.engine, pg, dk)
+        cfg = parse_config(bench.build_config(ds, args.k, supp, args.metric, table=table, model=args.model),
+                           source="<profile>", base_dir=bench.REPO)
+        sqlanon.anonymize(cfg, db=db, dry_run=True)  # warm-up (imports, first connection), not reported
+        timers = Timers()
+        instrument(timers)
+        for _ in range(args.runs):
+            timers.seconds.clear()
+            timers.counts.clear()
+            timers.excluded = 0.0
+            started = time.perf_counter()
+            result = sqlanon.anonymize(cfg, db=db, dry_run=True)
+            total = time.perf_counter() - started - timers.excluded
+            s = dict(timers.seconds)
+            node_sql = s.get("node queries (render + SQL)", 0.0) - s.get("node query rendering", 0.0)
+            rows.append({
+                "total": total,
+                "preparation (CSV load, hierarchies, frequency set)": s.get("prepare", 0.0),
+                "search: node queries, SQL": node_sql,
+                "search: node queries, of which planning (EXPLAIN)": s.get("node query planning (EXPLAIN)", 0.0),
+                "search: rendering node SQL": s.get("node query rendering", 0.0),
+                "search: Python (bounds, tagging, paths)": s.get("search", 0.0)
+                - s.get("node queries (render + SQL)", 0.0),
+                "after the search (final evaluation, report data)": total - s.get("prepare", 0.0)
+                - s.get("search", 0.0),
+                "all SQL statements": s.get("sql (all statements)", 0.0),
+            })
+            counts = {"node queries": timers.counts.get("node queries (render + SQL)", 0),
+                      "statements": result.statements, "nodes evaluated": result.nodes_evaluated}
+    print(f"{ds.label} k={args.k} suppression={args.suppression}% metric={args.metric} model={args.model} "
+          f"engine={args.engine}: median of {args.runs} runs; {counts}")
+    for key in rows[0]:
+        values = [r[key] for r in rows]
+        median = statistics.median(values)
+        share = median / statistics.median(r["total"] for r in rows) * 100
+        print(f"  {key:55s} {median * 1000:9.1f} ms  {share:5.1f}%")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
