@@ -12,7 +12,7 @@ import os
 import tempfile
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -181,10 +181,15 @@ def _run(
         if progress is not None:
             progress(evaluated, data.lattice.size,
                      None if best is None else metric.display(best, data.ctx), time.perf_counter() - started)
-    problem = SearchProblem(
-        data.lattice, evaluator, metric, data.ctx,
-        monotone_criteria=all(c.is_monotonic_with_generalization() for c in criteria), progress=tick,
-    )
+    monotone = all(c.is_monotonic_with_generalization() for c in criteria)
+    core = None
+    if not monotone:
+        # k-anonymity alone: the plain class-size query over the same frequency set, without the models.
+        core_fset = replace(data.fset, sensitive=(), population=None)
+        core = SearchProblem(data.lattice, NodeEvaluator(adapter, core_fset, cfg.privacy.k, loss_weights=False),
+                             metric, data.ctx, monotone_criteria=True)
+    problem = SearchProblem(data.lattice, evaluator, metric, data.ctx, monotone_criteria=monotone, progress=tick,
+                            core=core)
     node = _apply_fixed(cfg, data, problem, fixed, on_violation) if fixed is not None else None
     strategy = "fixed" if node is not None else cfg.search.strategy
     if node is None:
@@ -213,7 +218,7 @@ def _run(
         strategy=strategy,
         k=cfg.privacy.k,
         suppression_limit=data.ctx.max_suppressed,
-        nodes_evaluated=evaluator.evaluated,
+        nodes_evaluated=problem.nodes_evaluated,
         lattice_size=data.lattice.size,
         full_lattice_size=data.lattice.full_size,
         statements=adapter.statements,

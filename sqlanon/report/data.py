@@ -180,6 +180,9 @@ def search(
     """Every lattice node's outcome: evaluated in SQL, inferred by predictive tagging, or pruned by a bound."""
     lattice = data.lattice
     evaluated = problem.evaluator.cache
+    # With non-monotone models some nodes were only checked for k-anonymity alone (a necessary condition):
+    # failing it is infeasible; passing it says nothing about the models, so such a node counts as pruned.
+    k_only = {n: s for n, s in problem.core.evaluator.cache.items() if n not in evaluated} if problem.core else {}
     limit = data.ctx.max_suppressed
     counts = dict.fromkeys(
         ("optimum", "feasible", "infeasible", "inferred_feasible", "inferred_infeasible", "pruned"), 0
@@ -191,6 +194,8 @@ def search(
             state = "optimum"
         elif stats is not None:
             state = "feasible" if stats.suppressed_records <= limit else "infeasible"
+        elif candidate in k_only:
+            state = "pruned" if k_only[candidate].suppressed_records <= limit else "infeasible"
         else:
             tag = problem.space.tag(candidate)
             state = "pruned" if tag is None else ("inferred_feasible" if tag else "inferred_infeasible")
@@ -206,7 +211,9 @@ def search(
             nodes.append({"levels": list(candidate), "state": state, "metric": value})
     return {
         "strategy": None,
-        "nodes_evaluated": problem.evaluator.evaluated,
+        "nodes_evaluated": problem.nodes_evaluated,
+        # Checked in SQL for k-anonymity alone, passed it, and pruned before their models were evaluated.
+        "nodes_k_only_pruned": sum(1 for s in k_only.values() if s.suppressed_records <= limit),
         "lattice_size": lattice.size,
         "full_lattice_size": lattice.full_size,
         "seconds": round(seconds, 4),

@@ -45,12 +45,24 @@ class SearchProblem:
     ctx: MetricContext
     monotone_criteria: bool
     progress: Callable[[int, Fraction | None], None] | None = None
+    #: With non-monotone privacy models: k-anonymity alone, a monotone necessary condition that a cheaper
+    #: query checks (a node suppressing too many records for k alone also fails with the models added).
+    core: SearchProblem | None = None
     best: SolutionKey | None = None
     space: SolutionSpace = field(init=False)
     _bounds: dict[Node, Fraction] = field(init=False, default_factory=dict)
 
     def __post_init__(self) -> None:
         self.space = SolutionSpace(self.lattice, self.monotone_criteria)
+        if self.core is not None:
+            self.core._bounds = self._bounds  # same lattice, metric and context: share the memo
+
+    @property
+    def nodes_evaluated(self) -> int:
+        """Distinct nodes checked in SQL, by the full query or by the core's."""
+        if self.core is None:
+            return self.evaluator.evaluated
+        return len(self.evaluator.cache.keys() | self.core.evaluator.cache.keys())
 
     def evaluate(self, node: Node, for_metric: bool = True) -> NodeStats:
         stats = self.evaluator.evaluate(node, for_metric)
@@ -121,7 +133,7 @@ class SearchProblem:
     def result(self) -> SearchResult:
         node = self.best[2] if self.best else None
         value = self.best[0] if self.best else None
-        return SearchResult(node, value, self.evaluator.evaluated, len(self.space.tags))
+        return SearchResult(node, value, self.nodes_evaluated, len(self.space.tags))
 
 
 class SearchStrategy:

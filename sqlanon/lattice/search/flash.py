@@ -18,7 +18,10 @@ whose metric lower bound cannot beat the incumbent. It has two forms:
 
 Phase 2 finds the optimum among the candidates: for a monotone metric only the minimal feasible nodes,
 otherwise all feasible nodes, visited in order of the lower bound and skipped once the bound cannot
-beat the incumbent. Without monotone privacy models nothing is tagged and every node is a candidate.
+beat the incumbent. Without monotone privacy models every node is a candidate, but before its models
+are evaluated it must pass k-anonymity alone: a monotone, necessary condition checked by a cheaper
+query along binary-searched paths, whose tags settle later candidates without SQL (ARX likewise prunes
+with the monotone part of a configuration).
 """
 
 from __future__ import annotations
@@ -52,9 +55,20 @@ class FlashStrategy(SearchStrategy):
         for node in sorted(candidates, key=order):
             if problem.prunable(node):
                 break  # sorted by bound key: every later candidate is bounded too
-            if not problem.dominated(node):
-                problem.consider(node)
+            if problem.dominated(node):
+                continue
+            if problem.core is not None and not self._core_feasible(problem.core, node):
+                problem.space.set(node, False)  # fails k-anonymity alone, so with the models too
+                continue
+            problem.consider(node)
         return problem.result()
+
+    def _core_feasible(self, core: SearchProblem, node: Node) -> bool:
+        """k-anonymity alone (non-monotone models), decided by a binary search up a greedy path from the
+        node: cheap queries, and its tags answer later candidates without SQL."""
+        if core.space.tag(node) is None:
+            self._check_path(core, self._find_path(core, node))
+        return bool(core.space.tag(node))
 
     def _walk(self, problem: SearchProblem) -> None:
         for level in problem.lattice.nodes_by_height():
