@@ -20,7 +20,7 @@ from typing import Any
 from .audit import CheckResult, check  # noqa: F401  (re-exported: sqlanon.check, sqlanon.api.check)
 from .config import AnonymizeConfig, load_config
 from .criteria import criteria_from_config
-from .errors import ConfigError, EngineError, InputError, NoSolutionError
+from .errors import ConfigError, EngineError, InputError, NoSolutionError, WriteConflict
 from .evaluation import NodeEvaluator
 from .history import DEFAULT_SCHEMA, RunRecorder
 from .identifiers import display_name, parse_qualified_name
@@ -444,13 +444,16 @@ def _write_and_verify(
     try:
         _write(session, cfg, data, node, target, failing)
     except EngineError as exc:
-        if existed or not adapter.table_exists(target):
+        visible = adapter.table_exists(target)
+        if existed or not (visible or isinstance(exc, WriteConflict)):
             raise
-        # Another run created the same table between our check and our rename (DuckDB reports a write-write
-        # conflict, PostgreSQL a duplicate name); ours was rolled back whole.
+        # Another run created the same table between our check and our rename (PostgreSQL reports a duplicate
+        # name once it committed; DuckDB a write-write conflict, possibly before it committed); ours was rolled
+        # back whole.
+        now = " (it already exists now)" if visible else ""
         raise session.named(ConfigError(
-            f"output.table: table {display_name(target)} was created by another run at the same time (it already "
-            f"exists now); this run wrote nothing ({exc})"
+            f"output.table: table {display_name(target)} was created by another run at the same time{now}; "
+            f"this run wrote nothing ({exc})"
         )) from None
     checked = verify_output(
         adapter, table=target, qis=qis, k=cfg.privacy.k, considered=data.ctx.records,

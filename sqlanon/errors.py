@@ -30,3 +30,8 @@ class EngineError(SqlanonError):
     """The database failed or could not be reached (exit code 1)."""
 
     exit_code = 1
+
+
+class WriteConflict(EngineError):
+    """Another transaction changed the same catalog entry at the same time (DuckDB detects this when the
+    statement runs, before the other transaction commits)."""

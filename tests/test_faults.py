@@ -383,7 +383,37 @@ def test_two_runs_racing_for_one_output_table_one_wins(engine: Engine, tmp_path:
     assert output_rows(engine, "src_k4") == output_rows(engine, "out_ref")
     assert reference["output_rows"] == winner["output_rows"]
     # Last, the loser's message: it must say what happened (the table exists now), and name the table.
-    assert "src_k4" in message and "already exists" in message, message
+    # DuckDB may detect the conflict before the winner commits; the table is then not visible yet.
+    assert "src_k4" in message and "was created by another run at the same time" in message, message
+
+
+def test_output_table_created_by_an_uncommitted_transaction_is_a_race(duckdb_engine: Engine,
+                                                                       tmp_path: Path) -> None:
+    """DuckDB only: another transaction has created the output table but not committed. The run cannot see it
+    at its existence check; its rename then meets DuckDB's write-write conflict, which must read as the race
+    (exit 2, nothing written), not as a raw engine error. (PostgreSQL waits for the other transaction instead;
+    the race test above covers it.)"""
+    import duckdb
+
+    engine = duckdb_engine
+    make_source(engine)
+    before = snapshot(engine)
+    config = make_config(engine, tmp_path)
+    other = duckdb.connect(engine.extra["path"])  # same process: the same database instance as the run's
+    try:
+        other.execute("BEGIN")
+        other.execute('CREATE TABLE "src_k4" AS SELECT 1 AS x')
+        with pytest.raises(SqlanonError) as caught:
+            sqlanon.anonymize(config)
+        other.execute("ROLLBACK")
+    finally:
+        other.close()
+    assert caught.value.exit_code == 2
+    assert "src_k4" in str(caught.value) and "was created by another run at the same time" in str(caught.value)
+    assert "already exists now" not in str(caught.value)  # it was not visible to this run
+    assert snapshot(engine) == before
+    assert user_tables(engine) == {"src"}
+    assert leftovers(engine) == set()
 
 
 def test_second_process_on_a_held_duckdb_file_gets_a_clear_error(duckdb_engine: Engine, tmp_path: Path) -> None:

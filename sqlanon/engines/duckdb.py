@@ -7,7 +7,7 @@ import tempfile
 from collections.abc import Sequence
 from typing import Any
 
-from ..errors import ConfigError, EngineError, InputError
+from ..errors import ConfigError, EngineError, InputError, WriteConflict
 from .base import EngineAdapter
 
 
@@ -59,6 +59,8 @@ class DuckDBAdapter(EngineAdapter):
             raise InputError(f"{self.display_url}: {str(exc).splitlines()[0]}") from None
         except duckdb.InterruptException:
             raise KeyboardInterrupt from None
+        except duckdb.TransactionException as exc:
+            raise WriteConflict(f"DuckDB error on {self.display_url}: {str(exc).splitlines()[0]}") from None
         except duckdb.Error as exc:
             raise EngineError(f"DuckDB error on {self.display_url}: {str(exc).splitlines()[0]}") from None
 
