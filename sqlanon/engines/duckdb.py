@@ -59,10 +59,9 @@ class DuckDBAdapter(EngineAdapter):
             raise InputError(f"{self.display_url}: {str(exc).splitlines()[0]}") from None
         except duckdb.InterruptException:
             raise KeyboardInterrupt from None
-        except duckdb.TransactionException as exc:
-            raise WriteConflict(f"DuckDB error on {self.display_url}: {str(exc).splitlines()[0]}") from None
         except duckdb.Error as exc:
-            raise EngineError(f"DuckDB error on {self.display_url}: {str(exc).splitlines()[0]}") from None
+            kind = WriteConflict if isinstance(exc, duckdb.TransactionException) else EngineError
+            raise kind(f"DuckDB error on {self.display_url}: {str(exc).splitlines()[0]}") from None
 
     def bulk_insert(self, table: str, columns: int, rows: Sequence[Sequence[Any]]) -> None:
         # DuckDB runs executemany one row at a time and large multi-row VALUES statements slowly

@@ -46,7 +46,8 @@ class NodeEvaluator:
         self._shapes: dict[bool, tuple[str, list[object]]] = {}
         self.evaluated = 0
 
-    def context(self, node: Node, loss_weights: bool) -> dict[str, Any]:
+    def context(self, node: Sequence[int | str], loss_weights: bool) -> dict[str, Any]:
+        """Template context for a node (or for level markers, see ``sql``)."""
         return {
             "table": self.fset.table,
             "levels": list(node),
@@ -67,7 +68,7 @@ class NodeEvaluator:
             # a tenth of a node query on DuckDB.
             markers = tuple(_LEVEL_MARKER.format(i) for i in range(len(node)))
             shape = self._shapes[weights] = self.adapter.render(
-                "evaluate_node.sql.j2", **self.context(markers, weights)  # type: ignore[arg-type]
+                "evaluate_node.sql.j2", **self.context(markers, weights)
             )
         text, params = shape
         return _LEVEL_PATTERN.sub(lambda m: str(node[int(m.group(1))]), text), list(params)
