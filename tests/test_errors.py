@@ -499,6 +499,28 @@ def test_duckdb_url_settings_are_applied(tmp_path: Path) -> None:
     assert limit.replace(" ", "").startswith(("117.3MiB", "123.0MB", "123MB")), limit
 
 
+def test_postgres_sessions_get_room_for_temporary_tables_unless_the_url_says(engine) -> None:
+    """temp_buffers is raised for sqlanon's sessions (the frequency set is a temporary table scanned per
+    node); an explicit ``options=-c temp_buffers=...`` in the URL is left alone, and its space survives the
+    translation to libpq (SQLAlchemy's rendering turned it into a '+', an unknown setting)."""
+    if engine.name != "postgres":
+        pytest.skip("a PostgreSQL session setting")
+    from urllib.parse import quote
+
+    from sqlanon.engines import adapter_for_url
+
+    sep = "&" if "?" in engine.url else "?"
+    shown = {}
+    for label, url in (("default", engine.url), ("url", engine.url + sep + "options=" + quote("-c temp_buffers=16MB"))):
+        adapter = adapter_for_url(url)
+        adapter.connect()
+        try:
+            (shown[label],), = adapter.execute("SHOW temp_buffers")
+        finally:
+            adapter.close()
+    assert shown == {"default": "256MB", "url": "16MB"}
+
+
 PASSWORD_URLS = [
     UNREACHABLE,
     f"postgresql://u:{PASSWORD}@127.0.0.1:1/db?sslmode=bogus",

@@ -41,7 +41,7 @@ PREFIX = "sqlanon_0a1b2c3d_"
 SOURCE = ("analytics", "patients")
 WEIRD_SOURCE = ("analytics", WEIRD)
 
-NO_MODELS: dict[str, Any] = {"criteria": [], "sensitive": [], "population": None, "n": 1000}
+NO_MODELS: dict[str, Any] = {"criteria": [], "sensitive": [], "population": None, "n": 1000, "float_sums": False}
 
 
 def _model(kind: str, index: int, attribute: int | None, **params: Any) -> dict[str, Any]:
@@ -68,6 +68,7 @@ MODELS: dict[str, Any] = {
     ],
     "population": f"{PREFIX}pfs",
     "n": 30162,
+    "float_sums": False,
 }
 
 #: case name -> (template, context). Case names are the snapshot folder names.
@@ -189,6 +190,10 @@ CASES: dict[str, tuple[str, dict[str, Any]]] = {
     "evaluate_node_loss_weights": (
         "evaluate_node.sql.j2",
         {"table": f"{PREFIX}fs", "levels": [2, 0, 1], "k": 5, "loss_weights": True, **NO_MODELS},
+    ),
+    "evaluate_node_float_sums": (
+        "evaluate_node.sql.j2",
+        {"table": f"{PREFIX}fs", "levels": [1, 2], "k": 3, "loss_weights": True, **NO_MODELS, "float_sums": True},
     ),
     "evaluate_node_feasibility_only": (
         "evaluate_node.sql.j2",

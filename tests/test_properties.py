@@ -22,7 +22,8 @@ from hypothesis import strategies as st
 import sqlanon
 from sqlanon.config import parse_config
 from sqlanon.errors import InputError, NoSolutionError
-from sqlanon.evaluation import NodeEvaluator
+from sqlanon.evaluation import FrequencySet, NodeEvaluator
+from sqlanon.evaluation.evaluator import exact_in_double
 from sqlanon.metrics import METRICS
 from sqlanon.session import Session
 from tests.oracle import METRIC_NAMES, Oracle
@@ -200,7 +201,10 @@ def test_node_evaluation_matches_oracle(engine, case: Case, data: st.DataObject)
         assert ctx.max_suppressed == oracle.max_suppressed
         assert ctx.heights == oracle.heights
         assert ctx.leaves == tuple(h.n_leaves for h in oracle.hier)
-        evaluator = NodeEvaluator(session.adapter, prepared.fset, case.k, loss_weights=True)
+        # Both ways of summing on both engines: exact integers, and doubles (exact below 2^53).
+        float_sums = data.draw(st.booleans(), label="float_sums")
+        evaluator = NodeEvaluator(session.adapter, prepared.fset, case.k, loss_weights=True, float_sums=float_sums)
+        assert evaluator.float_sums == float_sums  # tiny tables: far below 2^53
         all_nodes = oracle.nodes()
         nodes = data.draw(st.lists(st.sampled_from(all_nodes), min_size=1, max_size=6, unique=True), label="nodes")
         for node in nodes:
@@ -216,6 +220,18 @@ def test_node_evaluation_matches_oracle(engine, case: Case, data: st.DataObject)
                 shown = metric.display(metric.value(node, stats, ctx), ctx)
                 want = oracle.display(name, expected.values[name])
                 assert close(shown, want), f"{where}: {name} is {shown!r}, oracle says {want!r}"
+
+
+def test_doubles_are_used_only_where_every_sum_is_exact() -> None:
+    """The bound behind float sums: N^2 (sum of squared class sizes) and each level's total Loss weight
+    must stay below 2^53, the first integer whose successor a double cannot represent."""
+    def fset(records: int, weight: int) -> FrequencySet:
+        return FrequencySet("fs", records, 1, ((0, weight),), ((1, 1),))
+
+    assert exact_in_double(fset(94_906_265, 2**53 - 1))  # floor(sqrt(2^53)) records
+    assert not exact_in_double(fset(94_906_266, 0))
+    assert not exact_in_double(fset(10, 2**53))
+    assert exact_in_double(fset(0, 0))
 
 
 # -- b. optimality of the searches -------------------------------------------------------------------

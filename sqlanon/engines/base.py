@@ -31,6 +31,9 @@ class EngineAdapter:
     SUPPORTS_CSV_SOURCE: ClassVar[bool] = False
     #: Placeholder the DB-API driver expects for one positional bind parameter.
     PLACEHOLDER: ClassVar[str] = "?"
+    #: Node queries sum counts and weights as doubles when that is provably exact (``evaluate_node.sql.j2``):
+    #: faster where the exact integer sum is arbitrary-precision.
+    FLOAT_SUMS: ClassVar[bool] = False
 
     def __init__(self, url: str, display_url: str) -> None:
         self.url = url

@@ -8,10 +8,15 @@ from typing import Any
 from ..errors import EngineError, InputError
 from .base import EngineAdapter
 
+#: Session cap on local buffers for temporary tables (the server default is 8 MB).
+TEMP_BUFFERS = "256MB"
+
 
 class PostgresAdapter(EngineAdapter):
     name = "postgres"
     PLACEHOLDER = "%s"
+    # sum(bigint) is NUMERIC here: CUP's lowest node queries took 490 ms with it, 210 ms with doubles.
+    FLOAT_SUMS = True
 
     def __init__(self, conninfo: str, display_url: str) -> None:
         super().__init__(conninfo, display_url)
@@ -23,6 +28,11 @@ class PostgresAdapter(EngineAdapter):
         try:
             # autocommit: temporary tables live for the session; write-back uses explicit BEGIN/COMMIT.
             self._con = psycopg.connect(self.url, autocommit=True, connect_timeout=10)
+            if "temp_buffers" not in self.url:
+                # Node queries scan the frequency set (a temporary table) again and again; with the default
+                # 8 MB of local buffers a CUP-sized one (32 MB) is re-read through the OS each time. A cap,
+                # allocated only as temporary tables fill it; a URL option (-c temp_buffers=...) wins.
+                self._con.execute(f"SET temp_buffers = '{TEMP_BUFFERS}'")
         except psycopg.Error as exc:
             raise EngineError(f"cannot connect to {self.display_url}: {self._scrub(exc)}") from None
 

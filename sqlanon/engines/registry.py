@@ -59,9 +59,15 @@ def adapter_for_url(url: str, base_dir: Path | None = None, create: bool = True)
         raise ConfigError(f"database URL {mask_url(url)!r} is not a valid URL: {exc}") from None
     backend = parsed.get_backend_name()
     if backend in ("postgresql", "postgres"):
+        from urllib.parse import quote, urlencode
+
         from .postgres import PostgresAdapter
 
-        conninfo = parsed.set(drivername="postgresql").render_as_string(hide_password=False)
+        # The query is re-encoded with %20 for spaces: SQLAlchemy writes '+', which libpq keeps literally
+        # (options=-c%20temp_buffers%3D64MB became the unknown setting "+temp_buffers").
+        conninfo = parsed.set(drivername="postgresql", query={}).render_as_string(hide_password=False)
+        if parsed.query:
+            conninfo += "?" + urlencode(dict(parsed.query), doseq=True, quote_via=quote)
         return PostgresAdapter(conninfo, mask_url(url))
     raise ConfigError(
         f"database URL {mask_url(url)!r}: unsupported engine {backend!r} (supported: duckdb, postgresql)"

@@ -34,7 +34,7 @@ class NodeEvaluator:
 
     def __init__(
         self, adapter: EngineAdapter, fset: FrequencySet, k: int, loss_weights: bool,
-        criteria: Sequence[PrivacyCriterion] = (),
+        criteria: Sequence[PrivacyCriterion] = (), float_sums: bool | None = None,
     ) -> None:
         self.adapter = adapter
         self.fset = fset
@@ -42,6 +42,9 @@ class NodeEvaluator:
         self.loss_weights = loss_weights
         # k-anonymity is the class-size test every node query makes; the others render their macros.
         self.models = [c.context(i) for i, c in enumerate(criteria) if c.kind != "k_anonymity"]
+        # Doubles only where every sum is provably exact; ``float_sums`` overrides the engine's preference.
+        prefer = adapter.FLOAT_SUMS if float_sums is None else float_sums
+        self.float_sums = prefer and exact_in_double(fset)
         self.cache: dict[Node, NodeStats] = {}
         self._shapes: dict[bool, tuple[str, list[object]]] = {}
         self.evaluated = 0
@@ -57,6 +60,7 @@ class NodeEvaluator:
             "sensitive": list(self.fset.sensitive),
             "population": self.fset.population,
             "n": self.fset.records,
+            "float_sums": self.float_sums,
         }
 
     def sql(self, node: Node, loss_weights: bool | None = None) -> tuple[str, list[object]]:
@@ -104,3 +108,11 @@ class NodeEvaluator:
             dm_star=int(row[3] or 0),
             suppressed_weights=tuple(int(v) for v in row[4:]) if weights else None,
         )
+
+
+def exact_in_double(fset: FrequencySet) -> bool:
+    """Every sum a node query computes is an integer of at most N^2 (sum of squared class sizes) or of the
+    total Loss weight of a level (``weight_sums``), and every partial sum is smaller: below 2^53 all of them
+    are exactly representable as doubles, so adding them in any order is exact."""
+    limit = 2**53
+    return fset.records**2 < limit and all(total < limit for level in fset.weight_sums for total in level)

@@ -1,0 +1,23 @@
+-- evaluate_node: equivalence classes of one lattice node, computed from the frequency set.
+-- A class fails when it is smaller than k or fails any privacy model on a sensitive attribute (or
+-- delta-presence); its records are suppressed together (SEMANTICS.md; seed 000 Algorithm 3).
+-- context: table, levels (level per QI), k, loss_weights (bool), criteria (model contexts, may be empty),
+--          sensitive [{domain, height, values, numeric}], population (frequency set of the population or none),
+--          n (records considered), float_sums (sum counts and Loss weights as DOUBLE PRECISION: the caller
+--          has checked that every sum is an integer below 2^53, so each is exact; PostgreSQL sums BIGINT
+--          into NUMERIC, which made its node queries up to twice as slow)
+-- columns: classes, suppressed_records, suppressed_classes, dm_star, then b{i} per QI when loss_weights
+SELECT count(*) AS classes,
+       coalesce(sum(CASE WHEN s < ? THEN s END), 0) AS suppressed_records,
+       count(CASE WHEN s < ? THEN 1 END) AS suppressed_classes,
+       sum(s * s) AS dm_star
+     , coalesce(sum(CASE WHEN s < ? THEN b0 END), 0) AS b0
+     , coalesce(sum(CASE WHEN s < ? THEN b1 END), 0) AS b1
+FROM (
+  SELECT sum(CAST(cnt AS DOUBLE PRECISION)) AS s
+       , sum(CAST(cnt * w0_1 AS DOUBLE PRECISION)) AS b0
+       , sum(CAST(cnt * w1_2 AS DOUBLE PRECISION)) AS b1
+  FROM "sqlanon_0a1b2c3d_fs"
+  GROUP BY q0_1, q1_2
+) AS classes
+-- bind parameters: [3, 3, 3, 3]
