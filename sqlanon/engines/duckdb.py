@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import csv
 import os
+import secrets
 import tempfile
 from collections.abc import Sequence
 from typing import Any
@@ -66,20 +68,22 @@ class DuckDBAdapter(EngineAdapter):
     def bulk_insert(self, table: str, columns: int, rows: Sequence[Sequence[Any]]) -> None:
         # DuckDB runs executemany one row at a time and large multi-row VALUES statements slowly
         # (CUP's 100,000-row ZIP hierarchy took 40 s); its CSV reader loads the same rows in milliseconds.
-        # Every text is quoted and quoted NULL strings are disabled, so only a bare empty field is NULL.
+        # Python's C csv writer quotes every field; NULL is written as a random token that is read back as
+        # NULL (quoted NULL strings allowed), so no text value, the empty one included, can be taken for it.
         if not rows:
             return
+        null = f"sqlanon-null-{secrets.token_hex(16)}"
         fd, path = tempfile.mkstemp(prefix="sqlanon-", suffix=".csv")
         try:
             with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
-                for row in rows:
-                    fh.write(",".join("" if v is None else '"' + str(v).replace('"', '""') + '"' for v in row))
-                    fh.write("\n")
+                csv.writer(fh, quoting=csv.QUOTE_ALL, lineterminator="\n").writerows(
+                    row if None not in row else [null if v is None else v for v in row] for row in rows
+                )
             names = ", ".join(f"'c{i}': 'VARCHAR'" for i in range(columns))
             self.execute(
                 f"INSERT INTO {table} SELECT * FROM read_csv(?, header = false, delim = ',', quote = '\"', "
-                f"escape = '\"', nullstr = '', allow_quoted_nulls = false, columns = {{{names}}})",
-                [path],
+                f"escape = '\"', nullstr = ?, allow_quoted_nulls = true, columns = {{{names}}})",
+                [path, null],
             )
         finally:
             os.unlink(path)

@@ -20,7 +20,7 @@ def read_csv_hierarchy(path: Path, delimiter: str, null_value: str | None, where
     """
     try:
         with path.open(newline="", encoding="utf-8-sig") as fh:
-            raw = [row for row in csv.reader(fh, delimiter=delimiter) if row and any(cell for cell in row)]
+            raw = [row for row in csv.reader(fh, delimiter=delimiter) if any(row)]
     except FileNotFoundError:
         raise ConfigError(f"{where}.csv: hierarchy file not found (value: {str(path)!r})") from None
     except (OSError, UnicodeDecodeError, csv.Error) as exc:
@@ -34,13 +34,9 @@ def read_csv_hierarchy(path: Path, delimiter: str, null_value: str | None, where
                 f"{where}.csv: {path.name} line {lineno}: {len(row)} columns, expected {height} "
                 f"(all rows of a hierarchy must have the same height)"
             )
-    rows: list[list[str | None]] = []
-    for row in raw:
-        if null_value is not None and row[0] == null_value:
-            rows.append([None, None, *row[1:]])
-        else:
-            rows.append([row[0], *row])
-    return rows
+    if null_value is None:
+        return [[row[0], *row] for row in raw]
+    return [[None, None, *row[1:]] if row[0] == null_value else [row[0], *row] for row in raw]
 
 
 def inline_rows(mapping: dict[Any, list[Any]], where: str, null_value: str | None = None) -> list[list[str | None]]:

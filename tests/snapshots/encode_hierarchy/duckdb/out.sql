@@ -1,25 +1,60 @@
 -- encode_hierarchy: integer-code every level of a hierarchy and attach the Loss weight (c - 1) per level.
 -- c = number of non-NULL hierarchy rows (as written, duplicates included) carrying the same label
 -- at that level (SEMANTICS.md, Loss), divided later by max(N - 1, 1). A NULL cell costs 0 below the top
--- and 1 at the top.
+-- and 1 at the top. Codes number a level's labels in byte order, NULL last (any fixed numbering would do).
+-- Each level's labels are grouped (hashing) and joined back: window functions over the whole hierarchy
+-- sorted it once per level, which took 2.9 s for CUP's 100,001-row ZIP hierarchy on PostgreSQL.
 -- context: lookup (raw), coded (new table), height, null_explicit (the hierarchy maps NULL itself)
--- columns: value, match_key, l{j} labels, g{j} codes, w{j} weights
+-- columns: value, match_key, l{j} labels, g{j} codes, w{j} weights (INTEGER: at most the hierarchy's row count;
+--          a narrower frequency set scans faster, and cnt * w{j} is BIGINT)
 CREATE TEMPORARY TABLE "sqlanon_0a1b2c3d_c0" AS
-SELECT DISTINCT value,
-       CASE WHEN value IS NULL THEN 'N' ELSE 'V' || value END AS match_key
-     , "l0"
-     , CAST(dense_rank() OVER (ORDER BY "l0") AS INTEGER) AS "g0"
-     , CAST(CASE WHEN "l0" IS NULL THEN 0
-            ELSE greatest(count(value) OVER (PARTITION BY "l0") - 1, 0) END AS BIGINT) AS "w0"
-     , "l1"
-     , CAST(dense_rank() OVER (ORDER BY "l1") AS INTEGER) AS "g1"
-     , CAST(CASE WHEN "l1" IS NULL THEN 0
-            ELSE greatest(count(value) OVER (PARTITION BY "l1") - 1, 0) END AS BIGINT) AS "w1"
-     , "l2"
-     , CAST(dense_rank() OVER (ORDER BY "l2") AS INTEGER) AS "g2"
-     , CAST(CASE WHEN "l2" IS NULL THEN 0
+WITH total AS (
+  SELECT count(value) AS n FROM "sqlanon_0a1b2c3d_h0"
+)
+, c0 AS (
+  SELECT "l0" AS label,
+         CAST(row_number() OVER (ORDER BY "l0" ASC NULLS LAST) AS INTEGER) AS g,
+         count(value) AS c
+  FROM "sqlanon_0a1b2c3d_h0"
+  GROUP BY "l0"
+)
+, c1 AS (
+  SELECT "l1" AS label,
+         CAST(row_number() OVER (ORDER BY "l1" ASC NULLS LAST) AS INTEGER) AS g,
+         count(value) AS c
+  FROM "sqlanon_0a1b2c3d_h0"
+  GROUP BY "l1"
+)
+, c2 AS (
+  SELECT "l2" AS label,
+         CAST(row_number() OVER (ORDER BY "l2" ASC NULLS LAST) AS INTEGER) AS g,
+         count(value) AS c
+  FROM "sqlanon_0a1b2c3d_h0"
+  GROUP BY "l2"
+)
+SELECT v.value, CASE WHEN v.value IS NULL THEN 'N' ELSE 'V' || v.value END AS match_key
+     , v."l0"
+     -- a NULL label (the NULL row's, below the top) joins nothing: it takes the NULL group's code
+     , coalesce(c0.g, (SELECT g FROM c0 WHERE label IS NULL)) AS "g0"
+     , CAST(CASE WHEN v."l0" IS NULL THEN 0
+            ELSE greatest(c0.c - 1, 0) END AS INTEGER) AS "w0"
+     , v."l1"
+     -- a NULL label (the NULL row's, below the top) joins nothing: it takes the NULL group's code
+     , coalesce(c1.g, (SELECT g FROM c1 WHERE label IS NULL)) AS "g1"
+     , CAST(CASE WHEN v."l1" IS NULL THEN 0
+            ELSE greatest(c1.c - 1, 0) END AS INTEGER) AS "w1"
+     , v."l2"
+     -- a NULL label (the NULL row's, below the top) joins nothing: it takes the NULL group's code
+     , coalesce(c2.g, (SELECT g FROM c2 WHERE label IS NULL)) AS "g2"
+     , CAST(CASE WHEN v."l2" IS NULL THEN 0
             -- an unmapped NULL generalized to the top costs 1 = max(N - 1, 1) / max(N - 1, 1), also when N = 1
-            WHEN value IS NULL THEN greatest(count(value) OVER () - 1, 1)
-            ELSE greatest(count(value) OVER (PARTITION BY "l2") - 1, 0) END AS BIGINT) AS "w2"
-FROM "sqlanon_0a1b2c3d_h0"
+            WHEN v.value IS NULL THEN greatest(total.n - 1, 1)
+            ELSE greatest(c2.c - 1, 0) END AS INTEGER) AS "w2"
+FROM (
+  SELECT DISTINCT value, "l0", "l1", "l2" FROM "sqlanon_0a1b2c3d_h0"
+) AS v
+CROSS JOIN total
+LEFT JOIN c0 ON c0.label = v."l0"
+LEFT JOIN c1 ON c1.label = v."l1"
+LEFT JOIN c2 ON c2.label = v."l2"
 -- bind parameters: []

@@ -8,27 +8,32 @@ WITH missing AS (
     AND NOT EXISTS (SELECT 1 FROM "sqlanon_0a1b2c3d_h0" AS h WHERE h.value = CAST(s."we""ird; col" AS VARCHAR))
   GROUP BY CAST(s."we""ird; col" AS VARCHAR)
 ), ambiguous AS (
-  SELECT value, 0 AS lvl FROM "sqlanon_0a1b2c3d_h0" GROUP BY value HAVING count(DISTINCT "l0") > 1
-UNION ALL
-  SELECT value, 1 AS lvl FROM "sqlanon_0a1b2c3d_h0" GROUP BY value HAVING count(DISTINCT "l1") > 1
-UNION ALL
-  SELECT value, 2 AS lvl FROM "sqlanon_0a1b2c3d_h0" GROUP BY value HAVING count(DISTINCT "l2") > 1
-
+  -- min <> max: two different non-NULL labels, as count(DISTINCT) > 1 but hashed instead of sorted per level;
+  -- bytewise, because only (in)equality matters and PostgreSQL's linguistic comparison is slow
+  SELECT value, CASE
+    WHEN min("l0") <> max("l0") THEN 0
+    WHEN min("l1") <> max("l1") THEN 1
+    WHEN min("l2") <> max("l2") THEN 2
+  END AS lvl
+  FROM "sqlanon_0a1b2c3d_h0"
+  GROUP BY value
+  HAVING min("l0") <> max("l0") OR min("l1") <> max("l1") OR min("l2") <> max("l2")
 ), inconsistent AS (
   SELECT "l0" AS value, 1 AS lvl FROM "sqlanon_0a1b2c3d_h0"
-  WHERE value IS NOT NULL GROUP BY "l0" HAVING count(DISTINCT "l1") > 1
+  WHERE value IS NOT NULL GROUP BY "l0" HAVING min("l1") <> max("l1")
   UNION ALL
   SELECT "l1" AS value, 2 AS lvl FROM "sqlanon_0a1b2c3d_h0"
-  WHERE value IS NOT NULL GROUP BY "l1" HAVING count(DISTINCT "l2") > 1
+  WHERE value IS NOT NULL GROUP BY "l1" HAVING min("l2") <> max("l2")
   UNION ALL
   SELECT NULL, NULL WHERE FALSE
 ), incomplete AS (
-  SELECT value, 0 AS lvl FROM "sqlanon_0a1b2c3d_h0" WHERE value IS NOT NULL AND "l0" IS NULL
-UNION ALL
-  SELECT value, 1 AS lvl FROM "sqlanon_0a1b2c3d_h0" WHERE value IS NOT NULL AND "l1" IS NULL
-UNION ALL
-  SELECT value, 2 AS lvl FROM "sqlanon_0a1b2c3d_h0" WHERE value IS NOT NULL AND "l2" IS NULL
-
+  SELECT value, CASE
+    WHEN "l0" IS NULL THEN 0
+    WHEN "l1" IS NULL THEN 1
+    WHEN "l2" IS NULL THEN 2
+  END AS lvl
+  FROM "sqlanon_0a1b2c3d_h0"
+  WHERE value IS NOT NULL AND ("l0" IS NULL OR "l1" IS NULL OR "l2" IS NULL)
 )
 SELECT * FROM (
   SELECT 'missing' AS problem, value, n AS detail, count(*) OVER () AS total FROM missing

@@ -8,27 +8,32 @@ WITH missing AS (
     AND NOT EXISTS (SELECT 1 FROM "sqlanon_0a1b2c3d_h0" AS h WHERE h.value = CAST(s."we""ird; col" AS VARCHAR))
   GROUP BY CAST(s."we""ird; col" AS VARCHAR)
 ), ambiguous AS (
-  SELECT value, 0 AS lvl FROM "sqlanon_0a1b2c3d_h0" GROUP BY value HAVING count(DISTINCT "l0") > 1
-UNION ALL
-  SELECT value, 1 AS lvl FROM "sqlanon_0a1b2c3d_h0" GROUP BY value HAVING count(DISTINCT "l1") > 1
-UNION ALL
-  SELECT value, 2 AS lvl FROM "sqlanon_0a1b2c3d_h0" GROUP BY value HAVING count(DISTINCT "l2") > 1
-
+  -- min <> max: two different non-NULL labels, as count(DISTINCT) > 1 but hashed instead of sorted per level;
+  -- bytewise, because only (in)equality matters and PostgreSQL's linguistic comparison is slow
+  SELECT value, CASE
+    WHEN min("l0" COLLATE "C") <> max("l0" COLLATE "C") THEN 0
+    WHEN min("l1" COLLATE "C") <> max("l1" COLLATE "C") THEN 1
+    WHEN min("l2" COLLATE "C") <> max("l2" COLLATE "C") THEN 2
+  END AS lvl
+  FROM "sqlanon_0a1b2c3d_h0"
+  GROUP BY value
+  HAVING min("l0" COLLATE "C") <> max("l0" COLLATE "C") OR min("l1" COLLATE "C") <> max("l1" COLLATE "C") OR min("l2" COLLATE "C") <> max("l2" COLLATE "C")
 ), inconsistent AS (
   SELECT "l0" AS value, 1 AS lvl FROM "sqlanon_0a1b2c3d_h0"
-  WHERE value IS NOT NULL GROUP BY "l0" HAVING count(DISTINCT "l1") > 1
+  WHERE value IS NOT NULL GROUP BY "l0" HAVING min("l1" COLLATE "C") <> max("l1" COLLATE "C")
   UNION ALL
   SELECT "l1" AS value, 2 AS lvl FROM "sqlanon_0a1b2c3d_h0"
-  WHERE value IS NOT NULL GROUP BY "l1" HAVING count(DISTINCT "l2") > 1
+  WHERE value IS NOT NULL GROUP BY "l1" HAVING min("l2" COLLATE "C") <> max("l2" COLLATE "C")
   UNION ALL
   SELECT NULL, NULL WHERE FALSE
 ), incomplete AS (
-  SELECT value, 0 AS lvl FROM "sqlanon_0a1b2c3d_h0" WHERE value IS NOT NULL AND "l0" IS NULL
-UNION ALL
-  SELECT value, 1 AS lvl FROM "sqlanon_0a1b2c3d_h0" WHERE value IS NOT NULL AND "l1" IS NULL
-UNION ALL
-  SELECT value, 2 AS lvl FROM "sqlanon_0a1b2c3d_h0" WHERE value IS NOT NULL AND "l2" IS NULL
-
+  SELECT value, CASE
+    WHEN "l0" IS NULL THEN 0
+    WHEN "l1" IS NULL THEN 1
+    WHEN "l2" IS NULL THEN 2
+  END AS lvl
+  FROM "sqlanon_0a1b2c3d_h0"
+  WHERE value IS NOT NULL AND ("l0" IS NULL OR "l1" IS NULL OR "l2" IS NULL)
 )
 SELECT * FROM (
   SELECT 'missing' AS problem, value, n AS detail, count(*) OVER () AS total FROM missing
