@@ -7,6 +7,7 @@ An engine may override a template by placing a file with the same relative path 
 
 from __future__ import annotations
 
+import os
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -36,6 +37,27 @@ def migrations_root() -> Path:
     return _data_root("migrations")
 
 
+class _CompiledTemplates(jinja2.FileSystemBytecodeCache):
+    """Compiled templates kept between processes, in Jinja's per-user cache folder (mode 0700, checked),
+    keyed by template and checked against its source. Compiling the ~25 templates of a run took about
+    0.25 s of every fresh process."""
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        try:
+            super().dump_bytecode(bucket)
+        except OSError:  # a cache that cannot be written only costs the compile time
+            pass
+
+
+def _bytecode_cache() -> jinja2.BytecodeCache | None:
+    if os.environ.get("SQLANON_NO_TEMPLATE_CACHE"):
+        return None
+    try:
+        return _CompiledTemplates()
+    except (OSError, RuntimeError):  # no usable temporary folder, or one another user could write to
+        return None
+
+
 @cache
 def _environment(engine: str, kind: str = "sql") -> jinja2.Environment:
     if kind == "migrations":
@@ -53,6 +75,7 @@ def _environment(engine: str, kind: str = "sql") -> jinja2.Environment:
         lstrip_blocks=True,
         keep_trailing_newline=False,
         auto_reload=False,  # templates do not change during a run; skip the per-render stat() calls
+        bytecode_cache=_bytecode_cache(),
     )
 
 

@@ -510,3 +510,18 @@ def test_migrations_render_with_a_hostile_schema_name(engine: str) -> None:
         assert snapshot_text(sql, params) == path.read_text(encoding="utf-8")
         rest = sql.replace('"we""ird; col"', "")
         assert "ird; col" not in rest
+
+
+def test_compiled_templates_are_cached_between_processes_when_possible(tmp_path: Path, monkeypatch) -> None:
+    from sqlanon.templates import _bytecode_cache, _CompiledTemplates
+
+    def render(cache: jinja2.BytecodeCache) -> str:
+        env = jinja2.Environment(loader=jinja2.DictLoader({"t.sql.j2": "SELECT {{ 1 + 1 }}"}), bytecode_cache=cache)
+        return env.get_template("t.sql.j2").render()
+
+    assert render(_CompiledTemplates(str(tmp_path))) == "SELECT 2"
+    assert len(list(tmp_path.iterdir())) == 1  # written once, read by the next environment
+    assert render(_CompiledTemplates(str(tmp_path))) == "SELECT 2"
+    assert render(_CompiledTemplates(str(tmp_path / "missing"))) == "SELECT 2"  # unwritable: compiled anyway
+    monkeypatch.setenv("SQLANON_NO_TEMPLATE_CACHE", "1")
+    assert _bytecode_cache() is None
