@@ -34,18 +34,15 @@ WITH total AS (
 )
 SELECT v.value, CASE WHEN v.value IS NULL THEN 'N' ELSE 'V' || v.value END AS match_key
      , v."l0"
-     -- a NULL label (the NULL row's, below the top) joins nothing: it takes the NULL group's code
-     , coalesce(c0.g, (SELECT g FROM c0 WHERE label IS NULL)) AS "g0"
+     , c0.g AS "g0"
      , CAST(CASE WHEN v."l0" IS NULL THEN 0
             ELSE greatest(c0.c - 1, 0) END AS INTEGER) AS "w0"
      , v."l1"
-     -- a NULL label (the NULL row's, below the top) joins nothing: it takes the NULL group's code
-     , coalesce(c1.g, (SELECT g FROM c1 WHERE label IS NULL)) AS "g1"
+     , c1.g AS "g1"
      , CAST(CASE WHEN v."l1" IS NULL THEN 0
             ELSE greatest(c1.c - 1, 0) END AS INTEGER) AS "w1"
      , v."l2"
-     -- a NULL label (the NULL row's, below the top) joins nothing: it takes the NULL group's code
-     , coalesce(c2.g, (SELECT g FROM c2 WHERE label IS NULL)) AS "g2"
+     , c2.g AS "g2"
      , CAST(CASE WHEN v."l2" IS NULL THEN 0
             -- an unmapped NULL generalized to the top costs 1 = max(N - 1, 1) / max(N - 1, 1), also when N = 1
             WHEN v.value IS NULL THEN greatest(total.n - 1, 1)
@@ -54,7 +51,7 @@ FROM (
   SELECT DISTINCT value, "l0", "l1", "l2" FROM "sqlanon_0a1b2c3d_h0"
 ) AS v
 CROSS JOIN total
-LEFT JOIN c0 ON c0.label = v."l0"
-LEFT JOIN c1 ON c1.label = v."l1"
-LEFT JOIN c2 ON c2.label = v."l2"
+JOIN c0 ON c0.label IS NOT DISTINCT FROM v."l0"
+JOIN c1 ON c1.label IS NOT DISTINCT FROM v."l1"
+JOIN c2 ON c2.label IS NOT DISTINCT FROM v."l2"
 -- bind parameters: []

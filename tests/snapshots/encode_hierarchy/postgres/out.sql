@@ -34,17 +34,14 @@ WITH total AS (
 )
 SELECT v.value, CASE WHEN v.value IS NULL THEN 'N' ELSE 'V' || v.value END AS match_key
      , v."l0"
-     -- a NULL label (the NULL row's, below the top) joins nothing: it takes the NULL group's code
      , coalesce(c0.g, (SELECT g FROM c0 WHERE label IS NULL)) AS "g0"
      , CAST(CASE WHEN v."l0" IS NULL THEN 0
             ELSE greatest(c0.c - 1, 0) END AS INTEGER) AS "w0"
      , v."l1"
-     -- a NULL label (the NULL row's, below the top) joins nothing: it takes the NULL group's code
      , coalesce(c1.g, (SELECT g FROM c1 WHERE label IS NULL)) AS "g1"
      , CAST(CASE WHEN v."l1" IS NULL THEN 0
             ELSE greatest(c1.c - 1, 0) END AS INTEGER) AS "w1"
      , v."l2"
-     -- a NULL label (the NULL row's, below the top) joins nothing: it takes the NULL group's code
      , coalesce(c2.g, (SELECT g FROM c2 WHERE label IS NULL)) AS "g2"
      , CAST(CASE WHEN v."l2" IS NULL THEN 0
             -- an unmapped NULL generalized to the top costs 1 = max(N - 1, 1) / max(N - 1, 1), also when N = 1
