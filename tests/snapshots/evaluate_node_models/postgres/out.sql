@@ -7,7 +7,7 @@
 --          has checked that every sum is an integer below 2^53, so each is exact; PostgreSQL sums BIGINT
 --          into NUMERIC, which made its node queries up to twice as slow)
 -- columns: classes, suppressed_records, suppressed_classes, dm_star, then b{i} per QI when loss_weights
-WITH base AS (
+WITH base AS NOT MATERIALIZED (
   SELECT q0_1 AS k0, q1_0 AS k1, s0, s1, w0_1 AS w0, w1_0 AS w1, cnt
   FROM "sqlanon_0a1b2c3d_fs"
 ), classes AS (

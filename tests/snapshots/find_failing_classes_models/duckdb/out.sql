@@ -3,7 +3,7 @@
 -- context: as evaluate_node, plus failing (new temp table)
 -- columns: k0 .. k{q-1}
 CREATE TEMPORARY TABLE "sqlanon_0a1b2c3d_fail" AS
-WITH base AS (
+WITH base AS NOT MATERIALIZED (
   SELECT q0_0 AS k0, q1_2 AS k1, s0, s1, cnt
   FROM "sqlanon_0a1b2c3d_fs"
 ), classes AS (
