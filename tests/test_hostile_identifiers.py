@@ -236,3 +236,26 @@ def test_explain_prints_hostile_identifiers_verbatim(engine: Engine, tmp_path: P
         assert quote(column) in sql_text, f"{quote(column)} not in the printed SQL"
     assert quote(SOURCE) in sql_text
     assert "%%" not in sql_text, "printed SQL has doubled percent signs (wrong identifier when run by hand)"
+
+
+def test_hierarchy_rows_reach_the_database_exactly(engine: Engine) -> None:
+    """Configuration rows (hierarchies) are bulk-inserted: DuckDB through a CSV its reader loads, with a random
+    token read back as NULL; PostgreSQL through COPY. Text that looks like CSV syntax or like NULL stays text."""
+    from sqlanon.engines import adapter_for_url
+
+    rows = [
+        ["a", "", None],
+        ['q"uote', "line\nbreak", "sqlanon-null-0123"],
+        [None, None, '"'],
+        ["é,;\t", "NULL", "null"],
+        ["\\N", " ", "\\"],
+    ]
+    adapter = adapter_for_url(engine.url)
+    adapter.connect()
+    try:
+        adapter.execute("CREATE TEMPORARY TABLE hier_rows (i INTEGER, a VARCHAR, b VARCHAR, c VARCHAR)")
+        adapter.bulk_insert("hier_rows", 4, [[str(i), *row] for i, row in enumerate(rows)])
+        got = adapter.execute("SELECT a, b, c FROM hier_rows ORDER BY i")
+    finally:
+        adapter.close()
+    assert [list(r) for r in got] == rows
