@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from urllib.parse import parse_qsl, unquote
+from urllib.parse import parse_qsl, quote, unquote, urlencode
 
 from ..errors import ConfigError
 from .base import EngineAdapter
@@ -59,8 +59,6 @@ def adapter_for_url(url: str, base_dir: Path | None = None, create: bool = True)
         raise ConfigError(f"database URL {mask_url(url)!r} is not a valid URL: {exc}") from None
     backend = parsed.get_backend_name()
     if backend in ("postgresql", "postgres"):
-        from urllib.parse import quote, urlencode
-
         from .postgres import PostgresAdapter
 
         # The query is re-encoded with %20 for spaces: SQLAlchemy writes '+', which libpq keeps literally

@@ -10,14 +10,16 @@ WITH missing AS (
 ), ambiguous AS (
   -- min <> max: two different non-NULL labels, as count(DISTINCT) > 1 but hashed instead of sorted per level;
   -- bytewise, because only (in)equality matters and PostgreSQL's linguistic comparison is slow
-  SELECT value, CASE
-    WHEN min("l0") <> max("l0") THEN 0
-    WHEN min("l1") <> max("l1") THEN 1
-    WHEN min("l2") <> max("l2") THEN 2
-  END AS lvl
-  FROM "sqlanon_0a1b2c3d_h0"
-  GROUP BY value
-  HAVING min("l0") <> max("l0") OR min("l1") <> max("l1") OR min("l2") <> max("l2")
+  SELECT value, lvl FROM (
+    SELECT value, CASE
+      WHEN min("l0") <> max("l0") THEN 0
+      WHEN min("l1") <> max("l1") THEN 1
+      WHEN min("l2") <> max("l2") THEN 2
+    END AS lvl
+    FROM "sqlanon_0a1b2c3d_h0"
+    GROUP BY value
+  ) AS first_ambiguous
+  WHERE lvl IS NOT NULL
 ), inconsistent AS (
   SELECT "l0" AS value, 1 AS lvl FROM "sqlanon_0a1b2c3d_h0"
   WHERE value IS NOT NULL GROUP BY "l0" HAVING min("l1") <> max("l1")
