@@ -6,7 +6,7 @@
 -- sorted it once per level, which took 2.9 s for CUP's 100,001-row ZIP hierarchy on PostgreSQL.
 -- context: lookup (raw), coded (new table), height, null_explicit (the hierarchy maps NULL itself)
 -- columns: value, match_key, l{j} labels, g{j} codes, w{j} weights (INTEGER: at most the hierarchy's row count;
---          a narrower frequency set scans faster, and cnt * w{j} is BIGINT)
+--          a narrower frequency set scans faster, and the frequency set's cnt * w{j} is BIGINT)
 CREATE TEMPORARY TABLE "sqlanon_0a1b2c3d_c0" AS
 WITH total AS (
   SELECT count(value) AS n FROM "sqlanon_0a1b2c3d_h0"

@@ -15,8 +15,8 @@ SELECT count(*) AS classes,
      , coalesce(sum(CASE WHEN s < ? THEN b1 END), 0) AS b1
 FROM (
   SELECT sum(CAST(cnt AS DOUBLE PRECISION)) AS s
-       , sum(CAST(cnt * w0_1 AS DOUBLE PRECISION)) AS b0
-       , sum(CAST(cnt * w1_2 AS DOUBLE PRECISION)) AS b1
+       , sum(CAST(w0_1 AS DOUBLE PRECISION)) AS b0
+       , sum(CAST(w1_2 AS DOUBLE PRECISION)) AS b1
   FROM "sqlanon_0a1b2c3d_fs"
   GROUP BY q0_1, q1_2
 ) AS classes

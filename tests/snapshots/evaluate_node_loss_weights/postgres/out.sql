@@ -16,9 +16,9 @@ SELECT count(*) AS classes,
      , coalesce(sum(CASE WHEN s < %s THEN b2 END), 0) AS b2
 FROM (
   SELECT sum(cnt) AS s
-       , sum(cnt * w0_2) AS b0
-       , sum(cnt * w1_0) AS b1
-       , sum(cnt * w2_1) AS b2
+       , sum(w0_2) AS b0
+       , sum(w1_0) AS b1
+       , sum(w2_1) AS b2
   FROM "sqlanon_0a1b2c3d_fs"
   GROUP BY q0_2, q1_0, q2_1
 ) AS classes

@@ -12,7 +12,7 @@ WITH base AS NOT MATERIALIZED (
   FROM "sqlanon_0a1b2c3d_fs"
 ), classes AS (
   SELECT k0, k1, sum(cnt) AS s
-, sum(cnt * w0) AS b0, sum(cnt * w1) AS b1
+, sum(w0) AS b0, sum(w1) AS b1
   FROM base GROUP BY k0, k1
 )
 , d0 AS (

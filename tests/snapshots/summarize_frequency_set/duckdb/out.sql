@@ -1,12 +1,33 @@
 -- summarize_frequency_set: node-independent sums for the metrics' lower bounds.
 -- context: table, heights
--- columns: n, distinct rows, then per QI i and level j: sum(cnt * w{i}_{j}), count(DISTINCT q{i}_{j})
-SELECT sum(cnt), count(*)
-  , sum(cnt * w0_0), count(DISTINCT q0_0)
-  , sum(cnt * w0_1), count(DISTINCT q0_1)
-  , sum(cnt * w0_2), count(DISTINCT q0_2)
-  , sum(cnt * w1_0), count(DISTINCT q1_0)
-  , sum(cnt * w1_1), count(DISTINCT q1_1)
-  , sum(cnt * w2_0), count(DISTINCT q2_0)
-FROM "sqlanon_0a1b2c3d_fs"
+-- columns: n, distinct rows, then per QI i and level j: sum(w{i}_{j}), count(DISTINCT q{i}_{j})
+-- The distinct codes of QI i are counted over its distinct code combinations (a code at level j is a
+-- function of the code at level 0), which are few and found in one pass for all QIs: PostgreSQL sorts the
+-- input of every count(DISTINCT), and sorting the whole frequency set once per level took 0.5 s on CUP.
+WITH totals AS (
+  SELECT sum(cnt) AS n, count(*) AS r
+       , sum(w0_0) AS w0_0
+       , sum(w0_1) AS w0_1
+       , sum(w0_2) AS w0_2
+       , sum(w1_0) AS w1_0
+       , sum(w1_1) AS w1_1
+       , sum(w2_0) AS w2_0
+  FROM "sqlanon_0a1b2c3d_fs"
+), combinations AS (
+  SELECT q0_0, q0_1, q0_2, q1_0, q1_1, q2_0, 1 AS one
+  FROM "sqlanon_0a1b2c3d_fs"
+  GROUP BY GROUPING SETS ((q0_0, q0_1, q0_2), (q1_0, q1_1), (q2_0))
+), levels AS (
+  -- codes are never NULL; the other QIs' columns of a grouping set are, and count(DISTINCT) skips them
+  SELECT count(*) AS sets, count(DISTINCT q0_0) AS d0_0, count(DISTINCT q0_1) AS d0_1, count(DISTINCT q0_2) AS d0_2, count(DISTINCT q1_0) AS d1_0, count(DISTINCT q1_1) AS d1_1, count(DISTINCT q2_0) AS d2_0
+  FROM combinations
+)
+SELECT totals.n, totals.r
+  , totals.w0_0, levels.d0_0
+  , totals.w0_1, levels.d0_1
+  , totals.w0_2, levels.d0_2
+  , totals.w1_0, levels.d1_0
+  , totals.w1_1, levels.d1_1
+  , totals.w2_0, levels.d2_0
+FROM totals CROSS JOIN levels
 -- bind parameters: []
