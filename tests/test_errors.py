@@ -521,33 +521,6 @@ def test_postgres_sessions_get_room_for_temporary_tables_unless_the_url_says(eng
     assert shown == {"default": "256MB", "url": "16MB"}
 
 
-def test_postgres_plans_joins_to_coded_hierarchies_with_statistics(engine) -> None:
-    """Coded hierarchies are analyzed on PostgreSQL (autovacuum never visits temporary tables), on the join
-    column only: without statistics CUP's frequency set joined its ZIP hierarchy through sorts spilled to disk."""
-    if engine.name != "postgres":
-        pytest.skip("PostgreSQL planner statistics")
-    from sqlanon.config.models import HierarchyConfig
-    from sqlanon.engines import adapter_for_url
-    from sqlanon.hierarchy.loading import load_hierarchy
-
-    adapter = adapter_for_url(engine.url)
-    adapter.connect()
-    created: list[str] = []
-    try:
-        adapter.execute("CREATE TEMPORARY TABLE src (age TEXT)")
-        adapter.execute("INSERT INTO src VALUES ('1'), ('2'), (NULL)")
-        inline = {str(v): [str(v // 10), "*"] for v in range(300)}
-        loaded = load_hierarchy(adapter, HierarchyConfig(inline=inline), attribute="age", source=("src",),
-                                resolve=None, prefix="t_", index=0, created=created)
-        (tuples,), = adapter.execute("SELECT reltuples FROM pg_class WHERE relname = %s", [loaded.coded_table])
-        columns = adapter.execute("SELECT attname FROM pg_stats WHERE tablename = %s ORDER BY attname",
-                                  [loaded.coded_table])
-    finally:
-        adapter.close()
-    assert tuples == 301  # the 300 values and the NULL row added for extended match
-    assert [c for (c,) in columns] == ["match_key"]
-
-
 PASSWORD_URLS = [
     UNREACHABLE,
     f"postgresql://u:{PASSWORD}@127.0.0.1:1/db?sslmode=bogus",

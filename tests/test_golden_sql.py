@@ -254,10 +254,6 @@ CASES: dict[str, tuple[str, dict[str, Any]]] = {
         "rename_table.sql.j2",
         {"table": ("analytics", "sqlanon_tmp_0123456789ab"), "new_name": WEIRD},
     ),
-    "analyze_table": (
-        "analyze_table.sql.j2",
-        {"table": f"{PREFIX}c0", "columns": ["match_key", WEIRD]},
-    ),
     "summarize_frequency_set": (
         "summarize_frequency_set.sql.j2",
         {"table": f"{PREFIX}fs", "heights": [3, 2, 1]},

@@ -34,9 +34,6 @@ class EngineAdapter:
     #: Node queries sum counts and weights as doubles when that is provably exact (``evaluate_node.sql.j2``):
     #: faster where the exact integer sum is arbitrary-precision.
     FLOAT_SUMS: ClassVar[bool] = False
-    #: The planner knows nothing of a freshly filled temporary table until it is analyzed (PostgreSQL's
-    #: autovacuum never visits them): joins to a coded hierarchy were planned as sorts spilled to disk.
-    ANALYZE_AFTER_LOAD: ClassVar[bool] = False
 
     def __init__(self, url: str, display_url: str) -> None:
         self.url = url
@@ -141,13 +138,6 @@ class EngineAdapter:
         self.execute("COMMIT")
 
     # -- catalog -------------------------------------------------------------------------------
-    def analyze(self, table: str, columns: Sequence[str]) -> None:
-        """Give the planner the size of a work table sqlanon has just filled and statistics of the columns
-        it is joined on, where the planner needs them (only those columns: all of them cost more than
-        the better plan saved)."""
-        if self.ANALYZE_AFTER_LOAD:
-            self.run("analyze_table.sql.j2", table=table, columns=columns)
-
     def column_names(self, table: Sequence[str]) -> list[str]:
         """Column names of a table, in order (``SELECT * ... LIMIT 0`` respects the search path)."""
         raise NotImplementedError  # pragma: no cover

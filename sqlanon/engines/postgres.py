@@ -17,9 +17,6 @@ class PostgresAdapter(EngineAdapter):
     PLACEHOLDER = "%s"
     # sum(bigint) is NUMERIC here: CUP's lowest node queries took 490 ms with it, 210 ms with doubles.
     FLOAT_SUMS = True
-    # CUP's frequency set joined its 100,000-row coded ZIP hierarchy by two external sorts (estimated
-    # 55 M rows) without statistics: 1.3 s, against 0.3 s as a hash join after ANALYZE.
-    ANALYZE_AFTER_LOAD = True
 
     def __init__(self, conninfo: str, display_url: str) -> None:
         super().__init__(conninfo, display_url)

@@ -118,7 +118,6 @@ def load_hierarchy(
         adapter.run("add_null_row.sql.j2", lookup=raw, height=height, top_label=top_label)
     created.append(coded)
     adapter.run("encode_hierarchy.sql.j2", lookup=raw, coded=coded, height=height, null_explicit=null_rows == 1)
-    adapter.analyze(coded, ("match_key",))  # the frequency set joins the coded hierarchy on it
     return LoadedHierarchy(
         attribute=attribute,
         raw_table=raw,
