@@ -189,15 +189,18 @@ CASES: dict[str, tuple[str, dict[str, Any]]] = {
     ),
     "evaluate_node_loss_weights": (
         "evaluate_node.sql.j2",
-        {"table": f"{PREFIX}fs", "levels": [2, 0, 1], "k": 5, "loss_weights": True, **NO_MODELS},
+        {"table": f"{PREFIX}fs", "levels": [2, 0, 1], "grouped": [True] * 3, "k": 5, "loss_weights": True,
+         **NO_MODELS},
     ),
     "evaluate_node_float_sums": (
         "evaluate_node.sql.j2",
-        {"table": f"{PREFIX}fs", "levels": [1, 2], "k": 3, "loss_weights": True, **NO_MODELS, "float_sums": True},
+        {"table": f"{PREFIX}fs", "levels": [1, 2], "grouped": [True] * 2, "k": 3, "loss_weights": True, **NO_MODELS,
+         "float_sums": True},
     ),
     "evaluate_node_feasibility_only": (
         "evaluate_node.sql.j2",
-        {"table": f"{PREFIX}fs", "levels": [0, 1, 3, 1], "k": 10, "loss_weights": False, **NO_MODELS},
+        {"table": f"{PREFIX}fs", "levels": [0, 1, 3, 1], "grouped": [True, False, True, False], "k": 10,
+         "loss_weights": False, **NO_MODELS},
     ),
     "evaluate_node_models": (
         "evaluate_node.sql.j2",

@@ -234,6 +234,44 @@ def test_doubles_are_used_only_where_every_sum_is_exact() -> None:
     assert exact_in_double(fset(0, 0))
 
 
+def test_levels_with_a_single_code_are_left_out_of_the_grouping(engine) -> None:
+    """A level whose code is the same on every row (a top level; here also a level the data never varies on)
+    splits no class, so the k-anonymity query does not group by it; the statistics stay the oracle's."""
+    qis = list(QI_NAMES[:3])
+    hierarchies = {
+        qis[0]: {v: [v[0], "*"] for v in ("a1", "a2", "b1", "b2")},
+        qis[1]: {v: ["*"] for v in ("x", "y")},
+        qis[2]: {v: [v[:2], "*"] for v in ("ab1", "ab2")},  # level 1 is constant in the data
+    }
+    rows = [{"id": i, qis[0]: a, qis[1]: x, qis[2]: z, "note": None}
+            for i, (a, x, z) in enumerate([("a1", "x", "ab1"), ("a2", "y", "ab2"), ("b1", "x", "ab1"),
+                                           ("b2", "x", "ab2"), ("a1", "y", "ab1"), ("b1", "x", "ab2")])]
+    case = Case(qis=qis, hierarchies=hierarchies, types=dict.fromkeys(qis, "VARCHAR"),
+                level_loss=dict.fromkeys(qis), rows=rows, k=2, suppression_limit=6, null_handling="extended",
+                priorities=dict.fromkeys(qis, 1.0))
+    table = fresh("src")
+    case.create_table(engine, table)
+    oracle = case.oracle()
+    with Session(case.config(engine, table)) as session:
+        prepared = session.prepare()
+        evaluator = NodeEvaluator(session.adapter, prepared.fset, case.k, loss_weights=True)
+        left_out = 0
+        for node in oracle.nodes():
+            sql, _ = evaluator.sql(node)
+            grouped = [f"q{i}_{level}" in sql.split("GROUP BY")[1] for i, level in enumerate(node)]
+            constant = [level == len(next(iter(hierarchies[q].values()))) or (i == 2 and level == 1)
+                        for i, (q, level) in enumerate(zip(qis, node, strict=True))]
+            assert grouped == [not c for c in constant] or (all(constant) and all(grouped)), node
+            left_out += sum(not g for g in grouped)
+            stats, expected = evaluator.evaluate(node), oracle.evaluate(node)
+            assert (stats.classes, stats.suppressed_records, stats.dm_star) == (
+                len(expected.classes), expected.suppressed, expected.values["dm_star"]), node
+            metric = METRICS["loss"]()
+            assert close(metric.display(metric.value(node, stats, prepared.ctx), prepared.ctx),
+                         oracle.display("loss", expected.values["loss"])), node
+        assert left_out > 0
+
+
 # -- b. optimality of the searches -------------------------------------------------------------------
 
 
