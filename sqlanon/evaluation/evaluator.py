@@ -83,8 +83,9 @@ class NodeEvaluator:
     def _grouped(self, node: Node) -> tuple[bool, ...]:
         """Which QIs the node's classes are grouped by: a level with a single code in the data (a top
         level, say) splits no class, and each grouping column costs PostgreSQL ~10% of a CUP node query.
-        Only the k-anonymity query leaves columns out (the privacy models join classes on every key),
-        and at least one column stays, so that an empty frequency set still gives no class."""
+        Only the k-anonymity query leaves columns out (the privacy models join classes on every key).
+        When every level is constant all columns stay: a GROUP BY needs one, and it gives the single class
+        (or none, for an empty frequency set, where no level has a single code anyway)."""
         if self.models or self.fset.population:
             return (True,) * len(node)
         grouped = tuple(self.fset.distinct_codes[i][level] != 1 for i, level in enumerate(node))
