@@ -14,12 +14,12 @@ WITH totals AS (
        , sum(w2_0) AS w2_0
   FROM "sqlanon_0a1b2c3d_fs"
 ), combinations AS (
-  SELECT q0_0, q0_1, q0_2, q1_0, q1_1, q2_0, 1 AS one
+  SELECT q0_0, q0_1, q0_2, q1_0, q1_1, q2_0
   FROM "sqlanon_0a1b2c3d_fs"
   GROUP BY GROUPING SETS ((q0_0, q0_1, q0_2), (q1_0, q1_1), (q2_0))
 ), levels AS (
   -- codes are never NULL; the other QIs' columns of a grouping set are, and count(DISTINCT) skips them
-  SELECT count(*) AS sets, count(DISTINCT q0_0) AS d0_0, count(DISTINCT q0_1) AS d0_1, count(DISTINCT q0_2) AS d0_2, count(DISTINCT q1_0) AS d1_0, count(DISTINCT q1_1) AS d1_1, count(DISTINCT q2_0) AS d2_0
+  SELECT count(DISTINCT q0_0) AS d0_0, count(DISTINCT q0_1) AS d0_1, count(DISTINCT q0_2) AS d0_2, count(DISTINCT q1_0) AS d1_0, count(DISTINCT q1_1) AS d1_1, count(DISTINCT q2_0) AS d2_0
   FROM combinations
 )
 SELECT totals.n, totals.r
