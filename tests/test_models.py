@@ -306,6 +306,40 @@ def test_node_evaluation_matches_oracle(engine, case: Case) -> None:
             assert stats.dm_star == expected.values["dm_star"], where
 
 
+@pytest.mark.parametrize("kind", ("t_equal", "t_ordered", "t_hierarchical", "entropy_l_diversity", None))
+@settings(max_examples=12, **SETTINGS)
+@given(data=st.data())
+def test_certain_suppression_bounds_every_specialization(engine, kind: str | None, data: st.DataObject) -> None:
+    """``NodeStats.certain`` of a node, which lets Flash tag a whole down-set infeasible without checking
+    it, is at most the oracle's suppressed records of the node and of each of its specializations."""
+    case = data.draw(cases(kind=kind, max_height=4, min_rows=6), label="case")
+    case.create_tables(engine)
+    if case.input_error_expected():
+        return
+    cfg = case.config(engine)
+    oracle = case.oracle()
+    nodes = oracle.nodes()
+    expected = {node: oracle.evaluate(node) for node in nodes}
+    with Session(cfg) as session:
+        prepared = session.prepare()
+        evaluator = NodeEvaluator(session.adapter, prepared.fset, cfg.privacy.k, False, criteria_from_config(cfg))
+        k_alone = NodeEvaluator(session.adapter, prepared.fset, cfg.privacy.k, False)
+        for node in nodes:
+            certain = evaluator.evaluate(node).certain
+            below = [s for s in nodes if all(a <= b for a, b in zip(s, node, strict=True))]
+            unsure = [s for s in below if expected[s].unsure]
+            if unsure:
+                event("entropy within 1e-6 of the threshold: not compared")
+                continue
+            least = min(expected[s].suppressed for s in below)
+            assert certain <= least + 1e-9, f"node {node}: certain {certain} > {least}, {case.describe()}"
+            assert certain <= expected[node].suppressed + 1e-9
+            below_k = k_alone.evaluate(node).suppressed_records
+            assert certain >= below_k - 1e-9  # classes below k stay below k in every specialization
+            if certain > below_k + 1e-9:
+                event("a model share adds to the classes below k")
+
+
 # -- 2. the searches stay exact with every model --------------------------------------------------------
 
 

@@ -27,6 +27,10 @@ class NodeStats:
     dm_star: int
     #: Per QI: sum of Loss weights over suppressed records (None when not requested).
     suppressed_weights: tuple[int, ...] | None
+    #: Records that this node and every specialization of it suppress at least (in double precision): the
+    #: classes below k, and with non-monotone models the share of each failing class that no split of it
+    #: can save (``failing_share`` in criteria.sql.j2). Without models it is ``suppressed_records``.
+    certain: float = 0.0
 
 
 class NodeEvaluator:
@@ -114,13 +118,15 @@ class NodeEvaluator:
     def _run(self, node: Node, weights: bool) -> NodeStats:
         sql, params = self.sql(node, loss_weights=weights)
         row = self.adapter.execute(sql, params)[0]
+        judged = bool(self.models or self.fset.population)  # the query's judged form has the `certain` column
         return NodeStats(
             node=node,
             classes=int(row[0]),
             suppressed_records=int(row[1]),
             suppressed_classes=int(row[2]),
             dm_star=int(row[3] or 0),
-            suppressed_weights=tuple(int(v) for v in row[4:]) if weights else None,
+            suppressed_weights=tuple(int(v) for v in row[5 if judged else 4:]) if weights else None,
+            certain=float(row[4]) if judged else float(row[1]),
         )
 
 

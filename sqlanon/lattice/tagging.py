@@ -15,6 +15,8 @@ class SolutionSpace:
         self.tags: dict[Node, bool] = {}
         #: Nodes in the order they were tagged (searches read what a check settled from its tail).
         self.log: list[Node] = []
+        #: Nodes whose whole down-set is tagged infeasible by ``set_infeasible_below``.
+        self._closed_below: set[Node] = set()
 
     def tag(self, node: Node) -> bool | None:
         return self.tags.get(node)
@@ -36,3 +38,18 @@ class SolutionSpace:
             self.tags[other] = feasible
             self.log.append(other)
             stack.extend(step(other))
+
+    def set_infeasible_below(self, node: Node) -> None:
+        """Tag a node and every specialization of it infeasible, also without a monotone model: the
+        caller has proved that each of them suppresses too many records (FlashStrategy, certain
+        suppression). Nodes already tagged feasible are left alone (none can be below such a node)."""
+        stack = [node]
+        while stack:
+            other = stack.pop()
+            if other in self._closed_below:
+                continue
+            self._closed_below.add(other)
+            if other not in self.tags:
+                self.tags[other] = False
+                self.log.append(other)
+            stack.extend(self.lattice.predecessors(other))

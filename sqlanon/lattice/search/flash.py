@@ -21,7 +21,10 @@ otherwise all feasible nodes, visited in order of the lower bound and skipped on
 beat the incumbent. Without monotone privacy models every node is a candidate, but before its models
 are evaluated it must pass k-anonymity alone: a monotone, necessary condition checked by a cheaper
 query along binary-searched paths, whose tags settle later candidates without SQL (ARX likewise prunes
-with the monotone part of a configuration).
+with the monotone part of a configuration). A model check also proves how many records every
+specialization of the node suppresses at least (``NodeStats.certain``: t-closeness and entropy l-diversity
+are convex in the class distribution); above the limit, the node's whole down-set is infeasible. Paths of
+generalizations above each candidate are binary-searched for such nodes.
 """
 
 from __future__ import annotations
@@ -57,17 +60,56 @@ class FlashStrategy(SearchStrategy):
                 break  # sorted by bound key: every later candidate is bounded too
             if problem.dominated(node):
                 continue
-            if problem.core is not None and not self._core_feasible(problem.core, node):
+            unknown = problem.space.tag(node) is None
+            if unknown and problem.core is not None and not self._core_feasible(problem, node):
                 problem.space.set(node, False)  # fails k-anonymity alone, so with the models too
                 continue
+            if unknown and not problem.monotone_criteria:
+                self._settle_by_certain_suppression(problem, node)
             problem.consider(node)
+            if not problem.monotone_criteria:
+                self._certify(problem, node)
         return problem.result()
 
-    def _core_feasible(self, core: SearchProblem, node: Node) -> bool:
+    def _settle_by_certain_suppression(self, problem: SearchProblem, node: Node) -> None:
+        """Non-monotone models: binary-search a greedy path of generalizations of the node for the highest
+        one whose certain suppression exceeds the limit; that node settles its whole down-set, the node
+        included, as infeasible (ADULT + equal 0.2-closeness: 3,274 -> ~1,000 nodes checked). Certain
+        suppression is not monotone along the path, so this is a heuristic for where to look; every tag it
+        sets is proved. A feasible node met on the way becomes a candidate at once."""
+        path = self._find_path(problem, node)
+        low, high = 0, len(path) - 1
+        while low <= high and problem.space.tag(node) is None:
+            mid = (low + high) // 2
+            problem.evaluate(path[mid], for_metric=False)
+            if self._certify(problem, path[mid]):
+                low = mid + 1
+            else:
+                if problem.space.tag(path[mid]):
+                    problem.consider(path[mid])
+                high = mid - 1
+
+    @staticmethod
+    def _certify(problem: SearchProblem, node: Node) -> bool:
+        """Tag the node's down-set infeasible when its check proved that every specialization suppresses
+        more than the limit (``NodeStats.certain``). The margin covers rounding in the double sum."""
+        stats = problem.evaluator.cache.get(node)
+        if stats is None:
+            return False
+        margin = 1e-6 * (problem.evaluator.fset.records + 1)
+        if stats.certain <= problem.ctx.max_suppressed + margin:
+            return False
+        problem.space.set_infeasible_below(node)
+        return True
+
+    def _core_feasible(self, problem: SearchProblem, node: Node) -> bool:
         """k-anonymity alone (non-monotone models), decided by a binary search up a greedy path from the
-        node: cheap queries, and its tags answer later candidates without SQL."""
+        node: cheap queries, and its tags answer later candidates without SQL. The path leaves out nodes
+        that the models' incumbent already prunes (ADULT + entropy 3-diversity: 327 -> 283 nodes)."""
+        core = problem.core
+        assert core is not None
         if core.space.tag(node) is None:
-            self._check_path(core, self._find_path(core, node))
+            self._check_path(core, self._find_path(core, node, bounds=problem))
         return bool(core.space.tag(node))
 
     def _walk(self, problem: SearchProblem) -> None:
@@ -121,13 +163,15 @@ class FlashStrategy(SearchStrategy):
                 problem.consider(pick)
 
     @staticmethod
-    def _find_path(problem: SearchProblem, start: Node) -> list[Node]:
-        """Greedy path upward through untagged nodes, following the most promising successor."""
+    def _find_path(problem: SearchProblem, start: Node, bounds: SearchProblem | None = None) -> list[Node]:
+        """Greedy path upward through untagged nodes, following the most promising successor; ``bounds``
+        is the problem whose incumbent prunes (the core has none of its own)."""
+        bounds = bounds or problem
         path, node = [start], start
         while True:
             untagged = [
                 s for s in problem.lattice.successors(node)
-                if problem.space.tag(s) is None and not problem.prunable(s) and not problem.dominated(s)
+                if problem.space.tag(s) is None and not bounds.prunable(s) and not bounds.dominated(s)
             ]
             if not untagged:
                 return path

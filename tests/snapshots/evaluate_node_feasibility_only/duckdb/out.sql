@@ -8,7 +8,9 @@
 --          10.3 -> 9.1 s), float_sums (sum counts and Loss weights as DOUBLE PRECISION: the caller
 --          has checked that every sum is an integer below 2^53, so each is exact; PostgreSQL sums BIGINT
 --          into NUMERIC, which made its node queries up to twice as slow)
--- columns: classes, suppressed_records, suppressed_classes, dm_star, then b{i} per QI when loss_weights
+-- columns: classes, suppressed_records, suppressed_classes, dm_star, [certain: with models or a population, a
+--          lower bound on the suppressed records of the node and of every specialization (judge.sql.j2)],
+--          then b{i} per QI when loss_weights
 SELECT count(*) AS classes,
        coalesce(sum(CASE WHEN s < ? THEN s END), 0) AS suppressed_records,
        count(CASE WHEN s < ? THEN 1 END) AS suppressed_classes,

@@ -8,7 +8,9 @@
 --          10.3 -> 9.1 s), float_sums (sum counts and Loss weights as DOUBLE PRECISION: the caller
 --          has checked that every sum is an integer below 2^53, so each is exact; PostgreSQL sums BIGINT
 --          into NUMERIC, which made its node queries up to twice as slow)
--- columns: classes, suppressed_records, suppressed_classes, dm_star, then b{i} per QI when loss_weights
+-- columns: classes, suppressed_records, suppressed_classes, dm_star, [certain: with models or a population, a
+--          lower bound on the suppressed records of the node and of every specialization (judge.sql.j2)],
+--          then b{i} per QI when loss_weights
 WITH base AS NOT MATERIALIZED (
   SELECT q0_1 AS k0, q1_0 AS k1, s0, s1, w0_1 AS w0, w1_0 AS w1, cnt
   FROM "sqlanon_0a1b2c3d_fs"
@@ -115,6 +117,14 @@ WITH base AS NOT MATERIALIZED (
               OR NOT (coalesce(CAST(classes.s AS DECIMAL(38, 0)) * %s <= CAST(pop.ps AS DECIMAL(38, 0)) * %s
          AND CAST(classes.s AS DECIMAL(38, 0)) * %s >= CAST(pop.ps AS DECIMAL(38, 0)) * %s, FALSE))
               THEN 1 ELSE 0 END AS failed
+       , greatest(greatest(1 - (ln(CAST(classes.s AS DOUBLE PRECISION)) - a0.clogc / classes.s)
+             / (ln(%s) - %s), 0), greatest((CAST(m4.emd AS DOUBLE PRECISION) / (CAST(classes.s AS DOUBLE PRECISION) * %s * 2)
+          - CAST(%s AS DOUBLE PRECISION) / %s)
+         / (1 - CAST(%s AS DOUBLE PRECISION) / %s), 0), greatest((CAST(m5.emd AS DOUBLE PRECISION) / (CAST(classes.s AS DOUBLE PRECISION) * %s * 2)
+          - CAST(%s AS DOUBLE PRECISION) / %s)
+         / (1 - CAST(%s AS DOUBLE PRECISION) / %s), 0), greatest((CAST(m6.emd AS DOUBLE PRECISION) / (CAST(classes.s AS DOUBLE PRECISION) * %s * 39)
+          - CAST(%s AS DOUBLE PRECISION) / %s)
+         / (1 - CAST(%s AS DOUBLE PRECISION) / %s), 0)) AS share
   FROM classes
   LEFT JOIN a0 ON a0.k0 = classes.k0 AND a0.k1 = classes.k1
   LEFT JOIN a1 ON a1.k0 = classes.k0 AND a1.k1 = classes.k1
@@ -138,8 +148,10 @@ WITH base AS NOT MATERIALIZED (
 SELECT count(*) AS classes,
        coalesce(sum(CASE WHEN failed = 1 THEN s END), 0) AS suppressed_records,
        count(CASE WHEN failed = 1 THEN 1 END) AS suppressed_classes,
-       sum(s * s) AS dm_star
+       sum(s * s) AS dm_star,
+       -- records every specialization of the node suppresses too: classes below k, shares of the others
+       coalesce(sum(CAST(s AS DOUBLE PRECISION) * CASE WHEN s < %s THEN 1 ELSE share END), 0) AS certain
      , coalesce(sum(CASE WHEN failed = 1 THEN b0 END), 0) AS b0
      , coalesce(sum(CASE WHEN failed = 1 THEN b1 END), 0) AS b1
 FROM judged
--- bind parameters: [2, 30162, 30162, 30162, 30162, 5, 3, 2.5, 1e-09, 1, 4, 5, 30162, 2, 5, 30162, 2, 10, 30162, 117, 2, 2, 1, 5000.0, 2, 1, 1, 0]
+-- bind parameters: [2, 30162, 30162, 30162, 30162, 5, 3, 2.5, 1e-09, 1, 4, 5, 30162, 2, 5, 30162, 2, 10, 30162, 117, 2, 2, 1, 5000.0, 2, 1, 1, 0, 2.5, 1e-09, 30162, 1, 5, 1, 5, 30162, 1, 5, 1, 5, 30162, 3, 10, 3, 10, 5]
