@@ -385,6 +385,39 @@ def test_searches_agree_with_exhaustive_and_oracle(engine, kind: str, metric: st
             assert results[strategy].metrics[metric] == results["exhaustive"].metrics[metric], strategy
 
 
+def test_certain_suppression_settles_down_sets_without_checks(engine, tmp_path: Path) -> None:
+    """The sensitive value follows qa, so every node below qa's top fails 0.1-closeness in classes that no
+    specialization can save: Flash tags those down-sets infeasible from a few checks (the report's
+    ``inferred_infeasible``, which nothing else sets with a non-monotone model) and keeps the optimum."""
+    table = fresh("tc")
+    rows = [(i, f"a{i % 8}", f"b{(i // 8) % 6}", "x" if i % 8 < 4 else "y") for i in range(480)]
+    engine.create_table(table, {"id": "INTEGER", "qa": "VARCHAR", "qb": "VARCHAR", "sa": "VARCHAR"}, rows)
+    qa = {f"a{i}": [f"a{i // 2}x", f"a{i // 4}y", "*"] for i in range(8)}
+    qb = {f"b{i}": [f"b{i // 2}x", f"b{i // 4}y", "*"] for i in range(6)}
+
+    def config(strategy: str):
+        return parse_config({
+            "source": {"url": engine.url, "table": table},
+            "output": {"table": f"{table}_out", "if_exists": "replace"},
+            "attributes": {
+                "id": {"role": "identifier"},
+                "qa": {"role": "quasi_identifier", "hierarchy": {"inline": qa}},
+                "qb": {"role": "quasi_identifier", "hierarchy": {"inline": qb}},
+                "sa": {"role": "sensitive", "models": [{"t_closeness": {"t": 0.1, "distance": "equal"}}]},
+            },
+            "privacy": {"k": 2, "suppression_limit": 0.02},
+            "search": {"metric": "loss", "strategy": strategy},
+        })
+
+    exhaustive = sqlanon.anonymize(config("exhaustive"), dry_run=True)
+    flash = sqlanon.anonymize(config("flash"), dry_run=True, report=tmp_path / "flash.json")
+    assert flash.transformation == exhaustive.transformation == {"qa": 3, "qb": 0}
+    assert flash.metrics == exhaustive.metrics
+    counts = flash.report["search"]["counts"]
+    assert counts.get("inferred_infeasible", 0) > 0, counts
+    assert flash.nodes_evaluated < exhaustive.nodes_evaluated
+
+
 # -- 3. the written table ------------------------------------------------------------------------------
 
 
