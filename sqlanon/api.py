@@ -190,11 +190,12 @@ def _run(
                              metric, data.ctx, monotone_criteria=True)
     problem = SearchProblem(data.lattice, evaluator, metric, data.ctx, monotone_criteria=monotone, progress=tick,
                             core=core)
-    node = _apply_fixed(cfg, data, problem, fixed, on_violation) if fixed is not None else None
-    strategy = "fixed" if node is not None else cfg.search.strategy
-    if node is None:
-        node = _search(cfg, data, problem, criteria)
-    stats = evaluator.evaluate_full(node)
+    with adapter.node_query_settings():
+        node = _apply_fixed(cfg, data, problem, fixed, on_violation) if fixed is not None else None
+        strategy = "fixed" if node is not None else cfg.search.strategy
+        if node is None:
+            node = _search(cfg, data, problem, criteria)
+        stats = evaluator.evaluate_full(node)
     metrics = {
         name: cls().display(cls().value(node, stats, data.ctx), data.ctx) for name, cls in METRICS.items()
     }

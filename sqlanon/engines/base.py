@@ -137,6 +137,11 @@ class EngineAdapter:
         self._in_transaction = False
         self.execute("COMMIT")
 
+    @contextmanager
+    def node_query_settings(self) -> Iterator[None]:
+        """Session settings for the search's many small node queries, restored afterwards (none here)."""
+        yield
+
     # -- catalog -------------------------------------------------------------------------------
     def column_names(self, table: Sequence[str]) -> list[str]:
         """Column names of a table, in order (``SELECT * ... LIMIT 0`` respects the search path)."""
