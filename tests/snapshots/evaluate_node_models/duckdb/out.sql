@@ -21,7 +21,8 @@ WITH base AS NOT MATERIALIZED (
 )
 , d0 AS (
   SELECT k0, k1, s0 AS v, sum(cnt) AS c FROM base GROUP BY k0, k1, s0
-), a0 AS (
+)
+, a0 AS (
   SELECT d.k0, d.k1, count(*) AS nv, max(d.c) AS maxc,
          sum(d.c * ln(CAST(d.c AS DOUBLE PRECISION))) AS clogc
   FROM d0 AS d
@@ -29,7 +30,8 @@ WITH base AS NOT MATERIALIZED (
 )
 , d1 AS (
   SELECT k0, k1, s1 AS v, sum(cnt) AS c FROM base GROUP BY k0, k1, s1
-), a1 AS (
+)
+, a1 AS (
   SELECT d.k0, d.k1, count(*) AS nv, max(d.c) AS maxc,
          sum(d.c * ln(CAST(d.c AS DOUBLE PRECISION))) AS clogc
        , max(dom.num) AS max_num, min(dom.num) AS min_num
