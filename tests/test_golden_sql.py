@@ -23,6 +23,7 @@ import jinja2
 import jinja2.meta
 import pytest
 
+from sqlanon.criteria import PrivacyCriterion
 from sqlanon.engines.base import EngineAdapter
 from sqlanon.engines.duckdb import DuckDBAdapter
 from sqlanon.engines.postgres import PostgresAdapter
@@ -44,8 +45,15 @@ WEIRD_SOURCE = ("analytics", WEIRD)
 NO_MODELS: dict[str, Any] = {"criteria": [], "sensitive": [], "population": None, "n": 1000, "float_sums": False}
 
 
+#: Kinds whose models read the class summary, from the criteria's own declarations.
+SUMMARY_KINDS = {
+    c.kind for c in PrivacyCriterion.__subclasses__()
+    if isinstance(c.requirements, frozenset) and "class_summary" in c.requirements
+}
+
+
 def _model(kind: str, index: int, attribute: int | None, **params: Any) -> dict[str, Any]:
-    return {"kind": kind, "index": index, "attribute": attribute, **params}
+    return {"kind": kind, "index": index, "attribute": attribute, "summary": kind in SUMMARY_KINDS, **params}
 
 
 #: Every privacy model kind on two sensitive attributes, plus delta-presence.

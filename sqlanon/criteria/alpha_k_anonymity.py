@@ -14,7 +14,7 @@ from .base import PrivacyCriterion
 @dataclass(frozen=True)
 class AlphaKAnonymity(PrivacyCriterion):
     kind = "alpha_k_anonymity"
-    requirements = frozenset({"distribution"})
+    requirements = frozenset({"distribution", "class_summary"})
     alpha: float = 1.0
 
     def is_monotonic_with_generalization(self) -> bool:

@@ -28,7 +28,8 @@ class PrivacyCriterion:
 
     #: Name in reports and configs, and the macro selector in the templates.
     kind: ClassVar[str]
-    #: Aggregates the node query must compute for this model.
+    #: Aggregates the node query must compute for this model ("class_summary": the per-class distinct
+    #: values, largest count, sum c ln c and numeric range of its sensitive attribute, a{i} in judge.sql.j2).
     requirements: ClassVar[frozenset[str]] = frozenset()
     #: Index of the sensitive attribute (position among sensitive attributes with models), or None.
     attribute: int | None = None
@@ -47,7 +48,8 @@ class PrivacyCriterion:
         return {}
 
     def context(self, index: int) -> dict[str, Any]:
-        return {"kind": self.kind, "index": index, "attribute": self.attribute, **self.parameters()}
+        return {"kind": self.kind, "index": index, "attribute": self.attribute,
+                "summary": "class_summary" in self.requirements, **self.parameters()}
 
     @staticmethod
     def ratio(value: float) -> dict[str, int]:

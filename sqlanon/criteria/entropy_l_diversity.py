@@ -19,7 +19,7 @@ ENTROPY_TOLERANCE = 1e-9
 @dataclass(frozen=True)
 class EntropyLDiversity(PrivacyCriterion):
     kind = "entropy_l_diversity"
-    requirements = frozenset({"distribution", "entropy"})
+    requirements = frozenset({"distribution", "class_summary", "entropy"})
     l: float = 1.0
 
     def is_monotonic_with_generalization(self) -> bool:

@@ -14,7 +14,7 @@ from .base import PrivacyCriterion
 @dataclass(frozen=True)
 class PSensitivity(PrivacyCriterion):
     kind = "p_sensitivity"
-    requirements = frozenset({"distribution"})
+    requirements = frozenset({"distribution", "class_summary"})
     p: int = 1
 
     def is_monotonic_with_generalization(self) -> bool:

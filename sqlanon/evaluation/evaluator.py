@@ -46,6 +46,8 @@ class NodeEvaluator:
         self.loss_weights = loss_weights
         # k-anonymity is the class-size test every node query makes; the others render their macros.
         self.models = [c.context(i) for i, c in enumerate(criteria) if c.kind != "k_anonymity"]
+        #: The query's judged form (models or a population): every class key kept, and a `certain` column.
+        self.judged = bool(self.models or fset.population)
         # Doubles only where every sum is provably exact; ``float_sums`` overrides the engine's preference.
         prefer = adapter.FLOAT_SUMS if float_sums is None else float_sums
         self.float_sums = prefer and exact_in_double(fset)
@@ -90,7 +92,7 @@ class NodeEvaluator:
         Only the k-anonymity query leaves columns out (the privacy models join classes on every key).
         When every level is constant all columns stay: a GROUP BY needs one, and it gives the single class
         (or none, for an empty frequency set, where no level has a single code anyway)."""
-        if self.models or self.fset.population:
+        if self.judged:
             return (True,) * len(node)
         grouped = tuple(self.fset.distinct_codes[i][level] != 1 for i, level in enumerate(node))
         return grouped if any(grouped) else (True,) * len(node)
@@ -118,15 +120,14 @@ class NodeEvaluator:
     def _run(self, node: Node, weights: bool) -> NodeStats:
         sql, params = self.sql(node, loss_weights=weights)
         row = self.adapter.execute(sql, params)[0]
-        judged = bool(self.models or self.fset.population)  # the query's judged form has the `certain` column
         return NodeStats(
             node=node,
             classes=int(row[0]),
             suppressed_records=int(row[1]),
             suppressed_classes=int(row[2]),
             dm_star=int(row[3] or 0),
-            suppressed_weights=tuple(int(v) for v in row[5 if judged else 4:]) if weights else None,
-            certain=float(row[4]) if judged else float(row[1]),
+            suppressed_weights=tuple(int(v) for v in row[5 if self.judged else 4:]) if weights else None,
+            certain=float(row[4]) if self.judged else float(row[1]),
         )
 
 
