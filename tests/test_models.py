@@ -418,6 +418,33 @@ def test_certain_suppression_settles_down_sets_without_checks(engine, tmp_path: 
     assert flash.nodes_evaluated < exhaustive.nodes_evaluated
 
 
+def test_equal_closeness_share_uses_the_over_represented_values(engine) -> None:
+    """Table distribution x 0.6, y 0.2, z 0.2. Class a0 = (0.2, 0.4, 0.4) has EMD 0.4 and over-represents
+    {y, z} (table share 0.4): its failing parts hold at least (0.4 - 0.1) / (1 - 0.4 - 0.1) = 0.6 of it.
+    Class a1 is all x (EMD 0.4, over-represents {x}, share 0.6): (0.4 - 0.1) / (1 - 0.6 - 0.1) = 1, and
+    indeed every part of it fails. The looser (EMD - t) / (1 - t) would give 1/3 for both."""
+    table = fresh("share")
+    values = ["x", "y", "y", "z", "z"] + ["x"] * 5
+    rows = [(i, "a0" if i < 5 else "a1", v) for i, v in enumerate(values)]
+    engine.create_table(table, {"id": "INTEGER", "qa": "VARCHAR", "sa": "VARCHAR"}, rows)
+    cfg = parse_config({
+        "source": {"url": engine.url, "table": table},
+        "output": {"table": f"{table}_out", "if_exists": "replace"},
+        "attributes": {
+            "id": {"role": "identifier"},
+            "qa": {"role": "quasi_identifier", "hierarchy": {"inline": {"a0": ["*"], "a1": ["*"]}}},
+            "sa": {"role": "sensitive", "models": [{"t_closeness": {"t": 0.1, "distance": "equal"}}]},
+        },
+        "privacy": {"k": 2, "suppression_limit": 0.5},
+    })
+    with Session(cfg) as session:
+        prepared = session.prepare()
+        evaluator = NodeEvaluator(session.adapter, prepared.fset, 2, False, criteria_from_config(cfg))
+        stats = evaluator.evaluate((0,))
+    assert stats.suppressed_records == 10
+    assert stats.certain == pytest.approx(5 * 0.6 + 5 * 1.0, abs=1e-9)
+
+
 # -- 3. the written table ------------------------------------------------------------------------------
 
 

@@ -51,7 +51,8 @@ WITH base AS NOT MATERIALIZED (
 
 , m4 AS (
   SELECT d.k0, d.k1,
-         sum(abs(d.c * %s - dom.q * cl.s)) + max(cl.s) * (%s - sum(dom.q)) AS emd
+         sum(abs(d.c * %s - dom.q * cl.s)) + max(cl.s) * (%s - sum(dom.q)) AS emd,
+         sum(CASE WHEN d.c * %s > dom.q * cl.s THEN dom.q ELSE 0 END) AS over_q
   FROM d0 AS d
   JOIN "sqlanon_0a1b2c3d_d0" AS dom ON dom.code = d.v
   JOIN classes AS cl ON cl.k0 = d.k0 AND cl.k1 = d.k1
@@ -120,9 +121,10 @@ WITH base AS NOT MATERIALIZED (
          AND CAST(classes.s AS DECIMAL(38, 0)) * %s >= CAST(pop.ps AS DECIMAL(38, 0)) * %s, FALSE))
               THEN 1 ELSE 0 END AS failed
        , greatest(greatest(1 - (ln(CAST(classes.s AS DOUBLE PRECISION)) - a0.clogc / classes.s)
-             / (ln(%s) - %s), 0), greatest((CAST(m4.emd AS DOUBLE PRECISION) / (CAST(classes.s AS DOUBLE PRECISION) * %s * 2)
-          - CAST(%s AS DOUBLE PRECISION) / %s)
-         / (1 - CAST(%s AS DOUBLE PRECISION) / %s), 0), greatest((CAST(m5.emd AS DOUBLE PRECISION) / (CAST(classes.s AS DOUBLE PRECISION) * %s * 2)
+             / (ln(%s) - %s), 0), CASE WHEN NOT ((2 = 0 OR CAST(m4.emd AS DECIMAL(38, 0)) * %s <= CAST(classes.s AS DECIMAL(38, 0)) * %s * %s)) THEN
+  CAST(CAST(m4.emd AS DECIMAL(38, 0)) * %s - 2 * CAST(classes.s AS DECIMAL(38, 0)) * %s * %s AS DOUBLE PRECISION)
+  / CAST(2 * CAST(classes.s AS DECIMAL(38, 0)) * (CAST(%s AS DECIMAL(38, 0)) * %s - CAST(m4.over_q AS DECIMAL(38, 0)) * %s - CAST(%s AS DECIMAL(38, 0)) * %s) AS DOUBLE PRECISION)
+ELSE 0 END, greatest((CAST(m5.emd AS DOUBLE PRECISION) / (CAST(classes.s AS DOUBLE PRECISION) * %s * 2)
           - CAST(%s AS DOUBLE PRECISION) / %s)
          / (1 - CAST(%s AS DOUBLE PRECISION) / %s), 0), greatest((CAST(m6.emd AS DOUBLE PRECISION) / (CAST(classes.s AS DOUBLE PRECISION) * %s * 39)
           - CAST(%s AS DOUBLE PRECISION) / %s)
@@ -156,4 +158,4 @@ SELECT count(*) AS classes,
      , coalesce(sum(CASE WHEN failed = 1 THEN b0 END), 0) AS b0
      , coalesce(sum(CASE WHEN failed = 1 THEN b1 END), 0) AS b1
 FROM judged
--- bind parameters: [2, 30162, 30162, 30162, 30162, 5, 3, 2.5, 1e-09, 1, 4, 5, 30162, 2, 5, 30162, 2, 10, 30162, 117, 2, 2, 1, 5000.0, 2, 1, 1, 0, 2.5, 1e-09, 30162, 1, 5, 1, 5, 30162, 1, 5, 1, 5, 30162, 3, 10, 3, 10, 5]
+-- bind parameters: [2, 30162, 30162, 30162, 30162, 30162, 5, 3, 2.5, 1e-09, 1, 4, 5, 30162, 2, 5, 30162, 2, 10, 30162, 117, 2, 2, 1, 5000.0, 2, 1, 1, 0, 2.5, 1e-09, 5, 30162, 2, 5, 30162, 1, 30162, 5, 5, 30162, 1, 30162, 1, 5, 1, 5, 30162, 3, 10, 3, 10, 5]

@@ -43,7 +43,8 @@ WITH base AS NOT MATERIALIZED (
 
 , m4 AS (
   SELECT d.k0, d.k1,
-         sum(abs(d.c * ? - dom.q * cl.s)) + max(cl.s) * (? - sum(dom.q)) AS emd
+         sum(abs(d.c * ? - dom.q * cl.s)) + max(cl.s) * (? - sum(dom.q)) AS emd,
+         sum(CASE WHEN d.c * ? > dom.q * cl.s THEN dom.q ELSE 0 END) AS over_q
   FROM d0 AS d
   JOIN "sqlanon_0a1b2c3d_d0" AS dom ON dom.code = d.v
   JOIN classes AS cl ON cl.k0 = d.k0 AND cl.k1 = d.k1
@@ -132,4 +133,4 @@ WITH base AS NOT MATERIALIZED (
 )
 
 SELECT k0, k1 FROM judged WHERE failed = 1
--- bind parameters: [2, 30162, 30162, 30162, 30162, 3, 3, 2.5, 1e-09, 1, 4, 5, 30162, 2, 5, 30162, 2, 10, 30162, 117, 2, 2, 1, 5000.0, 2, 1, 1, 0]
+-- bind parameters: [2, 30162, 30162, 30162, 30162, 30162, 3, 3, 2.5, 1e-09, 1, 4, 5, 30162, 2, 5, 30162, 2, 10, 30162, 117, 2, 2, 1, 5000.0, 2, 1, 1, 0]
