@@ -221,7 +221,9 @@ class Session:
                     f"attributes.{name}: (k,e)-anonymity and ordered t-closeness need a numeric column ({exc})"
                 ) from None
             values = int(self.adapter.run("count_table.sql.j2", table=(domain,))[0][0])
-            out.append({"column": name, "domain": domain, "domain_size": values, "numeric": numeric, "height": height})
+            roots = int(self.adapter.run("count_roots.sql.j2", domain=domain, height=height)[0][0]) if height > 1 else 1
+            out.append({"column": name, "domain": domain, "domain_size": values, "numeric": numeric, "height": height,
+                        "single_root": roots <= 1})
         return out
 
     def _population(self, hierarchies: list[LoadedHierarchy], basic: bool) -> str | None:

@@ -71,8 +71,10 @@ MODELS: dict[str, Any] = {
         _model("delta_presence", 10, None, dmin={"num": 0, "den": 1}, dmax={"num": 1, "den": 2}),
     ],
     "sensitive": [
-        {"column": "diagnosis", "domain": f"{PREFIX}d0", "domain_size": 9, "numeric": False, "height": 3},
-        {"column": WEIRD, "domain": f"{PREFIX}d1", "domain_size": 40, "numeric": True, "height": 0},
+        {"column": "diagnosis", "domain": f"{PREFIX}d0", "domain_size": 9, "numeric": False, "height": 3,
+         "single_root": True},
+        {"column": WEIRD, "domain": f"{PREFIX}d1", "domain_size": 40, "numeric": True, "height": 0,
+         "single_root": True},
     ],
     "population": f"{PREFIX}pfs",
     "n": 30162,
@@ -223,6 +225,10 @@ CASES: dict[str, tuple[str, dict[str, Any]]] = {
         "find_failing_classes.sql.j2",
         {"failing": f"{PREFIX}fail", "table": f"{PREFIX}fs", "levels": [0, 2], "k": 3, "loss_weights": False,
          **MODELS},
+    ),
+    "count_roots": (
+        "count_roots.sql.j2",
+        {"domain": f"{PREFIX}d0", "height": 3},
     ),
     "count_table": (
         "count_table.sql.j2",

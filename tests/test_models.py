@@ -445,6 +445,44 @@ def test_equal_closeness_share_uses_the_over_represented_values(engine) -> None:
     assert stats.certain == pytest.approx(5 * 0.6 + 5 * 1.0, abs=1e-9)
 
 
+def test_hierarchical_closeness_share_needs_a_single_root(engine) -> None:
+    """With two top labels (an explicit NULL mapping allows them), the hierarchical EMD is not convex: qa = x1
+    (c, c) and x2 (a, b) pass 0.1-closeness while their union X fails it (EMD 3/20), so X proves no share of
+    records failed in every specialization, and Flash must still find the node below X at 0% suppression."""
+    table = fresh("roots")
+    values = [("x1", "c"), ("x1", "c"), ("x2", "a"), ("x2", "b")] + [("y", "b")] * 3 + [("y", "c")] * 3
+    rows = [(i, qa, sa) for i, (qa, sa) in enumerate(values)]
+    engine.create_table(table, {"id": "INTEGER", "qa": "VARCHAR", "sa": "VARCHAR"}, rows)
+
+    def config(strategy: str):
+        return parse_config({
+            "source": {"url": engine.url, "table": table},
+            "output": {"table": f"{table}_out", "if_exists": "replace"},
+            "attributes": {
+                "id": {"role": "identifier"},
+                "qa": {"role": "quasi_identifier",
+                       "hierarchy": {"inline": {"x1": ["X", "*"], "x2": ["X", "*"], "y": ["Y", "*"]}}},
+                "sa": {"role": "sensitive",
+                       "hierarchy": {"inline": {"a": ["T1"], "b": ["T1"], "c": ["T2"], None: ["T2"]}},
+                       "models": [{"t_closeness": {"t": 0.1, "distance": "hierarchical"}}]},
+            },
+            "privacy": {"k": 2, "suppression_limit": 0},
+            "search": {"metric": "loss", "strategy": strategy},
+        })
+
+    cfg = config("flash")
+    with Session(cfg) as session:
+        prepared = session.prepare()
+        evaluator = NodeEvaluator(session.adapter, prepared.fset, 2, False, criteria_from_config(cfg))
+        assert evaluator.evaluate((0,)).suppressed_records == 0
+        above = evaluator.evaluate((1,))
+    assert above.suppressed_records == 4  # X fails
+    assert above.certain == 0
+    exhaustive = sqlanon.anonymize(config("exhaustive"), dry_run=True)
+    flash = sqlanon.anonymize(cfg, dry_run=True)
+    assert flash.transformation == exhaustive.transformation == {"qa": 0}
+
+
 # -- 3. the written table ------------------------------------------------------------------------------
 
 
