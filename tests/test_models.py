@@ -68,7 +68,8 @@ def close(actual: float, expected: float) -> bool:
 @st.composite
 def tree(draw: st.DrawFn, name: str, leaves: list[Any], max_height: int) -> dict[Any, list[str]]:
     """A consistent random hierarchy over ``leaves``: groups level by level, a single '*' on top.
-    Sometimes NULL is mapped explicitly: own labels up to some level, then the path of some leaf."""
+    Sometimes NULL is mapped explicitly: own labels up to some level, then the path of some leaf, or up to
+    a top label of its own (a second root)."""
     height = draw(st.integers(2, max_height))
     paths: dict[Any, list[str]] = {leaf: [] for leaf in leaves}
     current = {leaf: str(leaf) for leaf in leaves}
@@ -83,7 +84,7 @@ def tree(draw: st.DrawFn, name: str, leaves: list[Any], max_height: int) -> dict
         paths[leaf].append("*")
     mapping: dict[Any, list[str]] = dict(paths)
     if draw(st.integers(0, 3)) == 0:
-        join = draw(st.integers(1, height - 1))  # first level at which NULL joins a leaf's path
+        join = draw(st.integers(1, height))  # first level at which NULL joins a leaf's path (height: never)
         like = draw(st.sampled_from(leaves))
         mapping[None] = [f"{name}N{lvl}" if lvl < join else paths[like][lvl - 1] for lvl in range(1, height)]
     return mapping
