@@ -216,6 +216,10 @@ CASES: dict[str, tuple[str, dict[str, Any]]] = {
         "evaluate_node.sql.j2",
         {"table": f"{PREFIX}fs", "levels": [1, 0], "k": 5, "loss_weights": True, **MODELS},
     ),
+    "evaluate_node_models_prepared": (
+        "evaluate_node.sql.j2",
+        {"table": f"{PREFIX}fs", "levels": [1, 0], "k": 5, "loss_weights": True, **MODELS, "level_heights": [3, 2]},
+    ),
     "find_failing_classes_k_only": (
         "find_failing_classes.sql.j2",
         {"failing": f"{PREFIX}fail", "table": f"{PREFIX}fs", "levels": [2, 1], "k": 5, "loss_weights": False,

@@ -19,7 +19,7 @@ import itertools
 import math
 import secrets
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -482,6 +482,68 @@ def test_hierarchical_closeness_share_needs_a_single_root(engine) -> None:
     exhaustive = sqlanon.anonymize(config("exhaustive"), dry_run=True)
     flash = sqlanon.anonymize(cfg, dry_run=True)
     assert flash.transformation == exhaustive.transformation == {"qa": 0}
+
+
+def test_prepared_model_queries_match_unprepared(engine) -> None:
+    """DuckDB runs model node queries as one prepared statement with the levels as parameters (PREPARE once,
+    then one EXECUTE per node); every node's statistics equal those of the query rendered for the node."""
+    table = fresh("prep")
+    rows = [(i, f"a{i % 6}", f"b{(i // 6) % 4}", f"s{(i * 7) % 5}" if i % 3 else "s0") for i in range(120)]
+    engine.create_table(table, {"id": "INTEGER", "qa": "VARCHAR", "qb": "VARCHAR", "sa": "VARCHAR"}, rows)
+    cfg = parse_config({
+        "source": {"url": engine.url, "table": table},
+        "output": {"table": f"{table}_out", "if_exists": "replace"},
+        "attributes": {
+            "id": {"role": "identifier"},
+            "qa": {"role": "quasi_identifier",
+                   "hierarchy": {"inline": {f"a{i}": [f"a{i // 2}x", "*"] for i in range(6)}}},
+            "qb": {"role": "quasi_identifier",
+                   "hierarchy": {"inline": {f"b{i}": [f"b{i // 2}x", "*"] for i in range(4)}}},
+            "sa": {"role": "sensitive", "models": [{"entropy_l_diversity": {"l": 2.5}},
+                                                    {"t_closeness": {"t": 0.15, "distance": "equal"}}]},
+        },
+        "privacy": {"k": 2, "suppression_limit": 0.1},
+        "search": {"metric": "loss"},
+    })
+    with Session(cfg) as session:
+        fset = session.prepare().fset
+        adapter = session.adapter
+        prepared = NodeEvaluator(adapter, fset, 2, True, criteria_from_config(cfg))
+        plain = NodeEvaluator(adapter, fset, 2, True, criteria_from_config(cfg))
+        plain.prepared = False
+        assert prepared.prepared == adapter.PREPARED_NODE_QUERIES
+        nodes = list(itertools.product(range(3), range(3)))
+        before = adapter.statements
+        ours = [prepared.evaluate(node) for node in nodes]
+        issued = adapter.statements - before
+        theirs = [plain.evaluate(node) for node in nodes]
+    assert [replace(s, certain=0.0) for s in ours] == [replace(s, certain=0.0) for s in theirs]
+    assert all(math.isclose(a.certain, b.certain, rel_tol=1e-12) for a, b in zip(ours, theirs, strict=True))
+    assert adapter.PREPARED_NODE_QUERIES == (engine.name == "duckdb")  # PostgreSQL: planning is a small share
+    assert issued == len(nodes) + (1 if adapter.PREPARED_NODE_QUERIES else 0)
+    assert any(stats.suppressed_records for stats in ours) and any(stats.certain for stats in ours)
+
+
+def test_prepared_statements_keep_every_value(engine) -> None:
+    """``execute_prepared`` passes DuckDB's EXECUTE literals: floats keep their exact double, one PREPARE per
+    text; other values (text) run as an ordinary statement with bind parameters."""
+    from sqlanon.engines import adapter_for_url
+
+    adapter = adapter_for_url(engine.url)
+    adapter.connect()
+    try:
+        assert adapter.execute_prepared("SELECT 1", []) == [(1,)]
+        placeholder = adapter.PLACEHOLDER
+        query = f"SELECT CAST({placeholder} AS DOUBLE PRECISION), CAST({placeholder} AS BIGINT) + 1"
+        values = [0.1, 1 / 3, 1e-300, 2.5e300, 5e-324, -7.25, 2.0**60]
+        before = adapter.statements
+        got = [adapter.execute_prepared(query, [v, 2**40])[0] for v in values]
+        issued = adapter.statements - before
+        assert got == [(v, 2**40 + 1) for v in values]
+        assert issued == len(values) + (1 if adapter.PREPARED_NODE_QUERIES else 0)
+        assert adapter.execute_prepared(f"SELECT {placeholder}", ["it's"]) == [("it's",)]
+    finally:
+        adapter.close()
 
 
 # -- 3. the written table ------------------------------------------------------------------------------

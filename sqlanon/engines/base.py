@@ -34,6 +34,9 @@ class EngineAdapter:
     #: Node queries sum counts and weights as doubles when that is provably exact (``evaluate_node.sql.j2``):
     #: faster where the exact integer sum is arbitrary-precision.
     FLOAT_SUMS: ClassVar[bool] = False
+    #: Node queries with privacy models run as one prepared statement whose levels are parameters
+    #: (``execute_prepared``): worth it where planning is a large fixed share of a query.
+    PREPARED_NODE_QUERIES: ClassVar[bool] = False
 
     def __init__(self, url: str, display_url: str) -> None:
         self.url = url
@@ -110,6 +113,11 @@ class EngineAdapter:
 
     def _execute(self, sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:  # pragma: no cover
         raise NotImplementedError
+
+    def execute_prepared(self, sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
+        """Execute ``sql`` (rendered with placeholders), prepared once per text and connection where the
+        engine does that (``PREPARED_NODE_QUERIES``)."""
+        return self.execute(sql, params)
 
     def bulk_insert(self, table: str, columns: int, rows: Sequence[Sequence[Any]]) -> None:
         """Insert many rows of configuration data (hierarchies) into ``table`` (already quoted)."""

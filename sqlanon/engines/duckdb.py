@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import math
 import os
 import secrets
 import tempfile
@@ -18,6 +19,9 @@ class DuckDBAdapter(EngineAdapter):
     name = "duckdb"
     SUPPORTS_CSV_SOURCE = True
     PLACEHOLDER = "?"
+    # A model node query spends ~45% of its time binding and optimizing (ADULT + equal 0.2-closeness,
+    # DuckDB's profiler: 8.8 of 17.4 ms); k-only queries are cheaper with their own plans (see evaluator).
+    PREPARED_NODE_QUERIES = True
 
     def __init__(self, database: str, display_url: str, create: bool = True,
                  settings: dict[str, str] | None = None) -> None:
@@ -26,6 +30,7 @@ class DuckDBAdapter(EngineAdapter):
         self.create = create
         self.settings = dict(settings or {})
         self._con: Any = None
+        self._prepared: dict[str, str] = {}  # SQL text -> prepared statement name, per connection
 
     def connect(self) -> None:
         import duckdb
@@ -51,6 +56,21 @@ class DuckDBAdapter(EngineAdapter):
         if self._con is not None:
             self._con.close()
             self._con = None
+            self._prepared.clear()
+
+    def execute_prepared(self, sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
+        """SQL-level ``PREPARE`` once per text, then ``EXECUTE`` with the values as literals: DuckDB's Python
+        API prepares every ``execute`` again, and ``EXECUTE`` takes no bind parameters. Values of other
+        types than int, float and bool run unprepared."""
+        if not all(isinstance(v, int | float) and math.isfinite(v) for v in params):
+            return self.execute(sql, params)
+        name = self._prepared.get(sql)
+        if name is None:
+            name = f"sqlanon_node_{id(self):x}_{len(self._prepared)}"
+            self.execute(f"PREPARE {name} AS {sql}")
+            self._prepared[sql] = name
+        return self.execute(f"EXECUTE {name}({', '.join(_number_literal(v) for v in params)})") if params else \
+            self.execute(f"EXECUTE {name}")
 
     def _execute(self, sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
         import duckdb
@@ -121,3 +141,13 @@ class DuckDBAdapter(EngineAdapter):
 def _literal(text: str) -> str:
     """A SQL string literal (``SET`` takes no bind parameters)."""
     return "'" + text.replace("'", "''") + "'"
+
+
+def _number_literal(value: int | float) -> str:
+    """A bind value as a DuckDB literal of the same value: a float goes through its shortest round-trip
+    text, which DuckDB parses back to the same double (a bare 0.1 would be a DECIMAL)."""
+    if isinstance(value, bool):
+        return "TRUE" if value else "FALSE"
+    if isinstance(value, int):
+        return str(value)
+    return f"CAST('{value!r}' AS DOUBLE)"

@@ -7,7 +7,9 @@
 --          single code in the data, so grouping by it splits no class; CUP on PostgreSQL: node queries
 --          10.3 -> 9.1 s), float_sums (sum counts and Loss weights as DOUBLE PRECISION: the caller
 --          has checked that every sum is an integer below 2^53, so each is exact; PostgreSQL sums BIGINT
---          into NUMERIC, which made its node queries up to twice as slow)
+--          into NUMERIC, which made its node queries up to twice as slow), level_heights (models or a
+--          population only, optional: levels are bind parameters choosing among each QI's level columns, one
+--          prepared statement for every node; see NodeEvaluator)
 -- columns: classes, suppressed_records, suppressed_classes, dm_star, [certain: with models or a population, a
 --          lower bound on the suppressed records of the node and of every specialization (judge.sql.j2)],
 --          then b{i} per QI when loss_weights

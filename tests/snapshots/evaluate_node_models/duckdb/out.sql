@@ -7,7 +7,9 @@
 --          single code in the data, so grouping by it splits no class; CUP on PostgreSQL: node queries
 --          10.3 -> 9.1 s), float_sums (sum counts and Loss weights as DOUBLE PRECISION: the caller
 --          has checked that every sum is an integer below 2^53, so each is exact; PostgreSQL sums BIGINT
---          into NUMERIC, which made its node queries up to twice as slow)
+--          into NUMERIC, which made its node queries up to twice as slow), level_heights (models or a
+--          population only, optional: levels are bind parameters choosing among each QI's level columns, one
+--          prepared statement for every node; see NodeEvaluator)
 -- columns: classes, suppressed_records, suppressed_classes, dm_star, [certain: with models or a population, a
 --          lower bound on the suppressed records of the node and of every specialization (judge.sql.j2)],
 --          then b{i} per QI when loss_weights
@@ -103,7 +105,7 @@ WITH base AS NOT MATERIALIZED (
 , pop AS (
   SELECT q0_1 AS k0, q1_0 AS k1, sum(cnt) AS ps
   FROM "sqlanon_0a1b2c3d_pfs"
-  GROUP BY q0_1, q1_0
+  GROUP BY k0, k1
 )
 , judged AS (
   SELECT classes.*,

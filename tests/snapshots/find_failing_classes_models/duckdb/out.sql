@@ -95,7 +95,7 @@ WITH base AS NOT MATERIALIZED (
 , pop AS (
   SELECT q0_0 AS k0, q1_2 AS k1, sum(cnt) AS ps
   FROM "sqlanon_0a1b2c3d_pfs"
-  GROUP BY q0_0, q1_2
+  GROUP BY k0, k1
 )
 , judged AS (
   SELECT classes.*,

@@ -1,0 +1,163 @@
+-- evaluate_node: equivalence classes of one lattice node, computed from the frequency set.
+-- A class fails when it is smaller than k or fails any privacy model on a sensitive attribute (or
+-- delta-presence); its records are suppressed together (SEMANTICS.md; seed 000 Algorithm 3).
+-- context: table, levels (level per QI), k, loss_weights (bool), criteria (model contexts, may be empty),
+--          sensitive [{domain, height, values, numeric}], population (frequency set of the population or none),
+--          n (records considered), grouped (per QI, k-anonymity query only: false when its level has a
+--          single code in the data, so grouping by it splits no class; CUP on PostgreSQL: node queries
+--          10.3 -> 9.1 s), float_sums (sum counts and Loss weights as DOUBLE PRECISION: the caller
+--          has checked that every sum is an integer below 2^53, so each is exact; PostgreSQL sums BIGINT
+--          into NUMERIC, which made its node queries up to twice as slow), level_heights (models or a
+--          population only, optional: levels are bind parameters choosing among each QI's level columns, one
+--          prepared statement for every node; see NodeEvaluator)
+-- columns: classes, suppressed_records, suppressed_classes, dm_star, [certain: with models or a population, a
+--          lower bound on the suppressed records of the node and of every specialization (judge.sql.j2)],
+--          then b{i} per QI when loss_weights
+WITH base AS NOT MATERIALIZED (
+  SELECT CASE ? WHEN 0 THEN q0_0 WHEN 1 THEN q0_1 WHEN 2 THEN q0_2 END AS k0, CASE ? WHEN 0 THEN q1_0 WHEN 1 THEN q1_1 END AS k1, s0, s1, CASE ? WHEN 0 THEN w0_0 WHEN 1 THEN w0_1 WHEN 2 THEN w0_2 END AS w0, CASE ? WHEN 0 THEN w1_0 WHEN 1 THEN w1_1 END AS w1, cnt
+  FROM "sqlanon_0a1b2c3d_fs"
+), classes AS (
+  SELECT k0, k1, sum(cnt) AS s
+, sum(w0) AS b0, sum(w1) AS b1
+  FROM base GROUP BY k0, k1
+)
+, d0 AS (
+  SELECT k0, k1, s0 AS v, sum(cnt) AS c FROM base GROUP BY k0, k1, s0
+)
+, a0 AS (
+  SELECT d.k0, d.k1, count(*) AS nv, max(d.c) AS maxc,
+         sum(d.c * ln(CAST(d.c AS DOUBLE PRECISION))) AS clogc
+  FROM d0 AS d
+  GROUP BY d.k0, d.k1
+)
+, d1 AS (
+  SELECT k0, k1, s1 AS v, sum(cnt) AS c FROM base GROUP BY k0, k1, s1
+)
+, a1 AS (
+  SELECT d.k0, d.k1, count(*) AS nv, max(d.c) AS maxc,
+         sum(d.c * ln(CAST(d.c AS DOUBLE PRECISION))) AS clogc
+       , max(dom.num) AS max_num, min(dom.num) AS min_num
+  FROM d1 AS d
+  JOIN "sqlanon_0a1b2c3d_d1" AS dom ON dom.code = d.v
+  GROUP BY d.k0, d.k1
+)
+
+
+, m3 AS (
+  SELECT k0, k1, max(CASE WHEN rn = 1 THEN c END) AS r1,
+         coalesce(sum(CASE WHEN rn >= ? THEN c END), 0) AS tail
+  FROM (SELECT k0, k1, c, row_number() OVER (PARTITION BY k0, k1 ORDER BY c DESC, v) AS rn
+        FROM d0) AS ranked
+  GROUP BY k0, k1
+)
+
+, m4 AS (
+  SELECT d.k0, d.k1,
+         sum(abs(d.c * ? - dom.q * cl.s)) + max(cl.s) * (? - sum(dom.q)) AS emd,
+         sum(CASE WHEN d.c * ? > dom.q * cl.s THEN dom.q ELSE 0 END) AS over_q
+  FROM d0 AS d
+  JOIN "sqlanon_0a1b2c3d_d0" AS dom ON dom.code = d.v
+  JOIN classes AS cl ON cl.k0 = d.k0 AND cl.k1 = d.k1
+  GROUP BY d.k0, d.k1
+)
+
+, x5 AS (
+  SELECT cl.k0, cl.k1, dom.code, dom."g1" AS g1, dom."g2" AS g2,
+         coalesce(d.c, 0) * ? - dom.q * cl.s AS x
+  FROM classes AS cl
+  CROSS JOIN "sqlanon_0a1b2c3d_d0" AS dom
+  LEFT JOIN d0 AS d ON d.k0 = cl.k0 AND d.k1 = cl.k1 AND d.v = dom.code
+)
+, m5 AS (
+  SELECT k0, k1, sum(cost) AS emd FROM (
+    SELECT k0, k1, 1 * least(sum(CASE WHEN e > 0 THEN e ELSE 0 END), sum(CASE WHEN e < 0 THEN -e ELSE 0 END)) AS cost
+    FROM (SELECT k0, k1, code AS child, g1 AS parent, sum(x) AS e
+          FROM x5 GROUP BY k0, k1, code, g1) AS children
+    GROUP BY k0, k1, parent
+    UNION ALL
+    SELECT k0, k1, 2 * least(sum(CASE WHEN e > 0 THEN e ELSE 0 END), sum(CASE WHEN e < 0 THEN -e ELSE 0 END)) AS cost
+    FROM (SELECT k0, k1, g1 AS child, g2 AS parent, sum(x) AS e
+          FROM x5 GROUP BY k0, k1, g1, g2) AS children
+    GROUP BY k0, k1, parent
+  ) AS costs
+  GROUP BY k0, k1
+)
+
+, x6 AS (
+  SELECT cl.k0, cl.k1, dom.code,
+         coalesce(d.c, 0) * ? - dom.q * cl.s AS x
+  FROM classes AS cl
+  CROSS JOIN "sqlanon_0a1b2c3d_d1" AS dom
+  LEFT JOIN d1 AS d ON d.k0 = cl.k0 AND d.k1 = cl.k1 AND d.v = dom.code
+)
+, m6 AS (
+  SELECT k0, k1, sum(abs(cx)) AS emd
+  FROM (SELECT k0, k1, sum(x) OVER (PARTITION BY k0, k1 ORDER BY code
+                                          ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS cx
+        FROM x6) AS cumulative
+  GROUP BY k0, k1
+)
+
+
+
+
+
+, pop AS (
+  SELECT CASE ? WHEN 0 THEN q0_0 WHEN 1 THEN q0_1 WHEN 2 THEN q0_2 END AS k0, CASE ? WHEN 0 THEN q1_0 WHEN 1 THEN q1_1 END AS k1, sum(cnt) AS ps
+  FROM "sqlanon_0a1b2c3d_pfs"
+  GROUP BY k0, k1
+)
+, judged AS (
+  SELECT classes.*,
+         CASE WHEN classes.s < ?
+              OR NOT (a0.nv >= ?)
+              OR NOT (ln(CAST(classes.s AS DOUBLE PRECISION)) - a0.clogc / classes.s >= ln(?) - ?)
+              OR NOT (CAST(m3.r1 AS DECIMAL(38, 0)) * ? < CAST(m3.tail AS DECIMAL(38, 0)) * ?)
+              OR NOT ((2 = 0 OR CAST(m4.emd AS DECIMAL(38, 0)) * ? <= CAST(classes.s AS DECIMAL(38, 0)) * ? * ?))
+              OR NOT ((2 = 0 OR CAST(m5.emd AS DECIMAL(38, 0)) * ? <= CAST(classes.s AS DECIMAL(38, 0)) * ? * ?))
+              OR NOT ((39 = 0 OR CAST(m6.emd AS DECIMAL(38, 0)) * ? <= CAST(classes.s AS DECIMAL(38, 0)) * ? * ?))
+              OR NOT (a1.nv >= ?)
+              OR NOT (CAST(a1.maxc AS DECIMAL(38, 0)) * ? <= CAST(classes.s AS DECIMAL(38, 0)) * ?)
+              OR NOT (coalesce(a1.max_num - a1.min_num >= ?, FALSE))
+              OR NOT (coalesce(CAST(classes.s AS DECIMAL(38, 0)) * ? <= CAST(pop.ps AS DECIMAL(38, 0)) * ?
+         AND CAST(classes.s AS DECIMAL(38, 0)) * ? >= CAST(pop.ps AS DECIMAL(38, 0)) * ?, FALSE))
+              THEN 1 ELSE 0 END AS failed
+       , greatest(greatest(1 - (ln(CAST(classes.s AS DOUBLE PRECISION)) - a0.clogc / classes.s)
+             / (ln(?) - ?), 0), CASE WHEN NOT ((2 = 0 OR CAST(m4.emd AS DECIMAL(38, 0)) * ? <= CAST(classes.s AS DECIMAL(38, 0)) * ? * ?)) THEN
+  CAST(CAST(m4.emd AS DECIMAL(38, 0)) * ? - 2 * CAST(classes.s AS DECIMAL(38, 0)) * ? * ? AS DOUBLE PRECISION)
+  / CAST(2 * CAST(classes.s AS DECIMAL(38, 0)) * (CAST(? AS DECIMAL(38, 0)) * ? - CAST(m4.over_q AS DECIMAL(38, 0)) * ? - CAST(? AS DECIMAL(38, 0)) * ?) AS DOUBLE PRECISION)
+ELSE 0 END, greatest((CAST(m5.emd AS DOUBLE PRECISION) / (CAST(classes.s AS DOUBLE PRECISION) * ? * 2)
+          - CAST(? AS DOUBLE PRECISION) / ?)
+         / (1 - CAST(? AS DOUBLE PRECISION) / ?), 0), greatest((CAST(m6.emd AS DOUBLE PRECISION) / (CAST(classes.s AS DOUBLE PRECISION) * ? * 39)
+          - CAST(? AS DOUBLE PRECISION) / ?)
+         / (1 - CAST(? AS DOUBLE PRECISION) / ?), 0)) AS share
+  FROM classes
+  LEFT JOIN a0 ON a0.k0 = classes.k0 AND a0.k1 = classes.k1
+  LEFT JOIN a1 ON a1.k0 = classes.k0 AND a1.k1 = classes.k1
+  
+  
+  LEFT JOIN m3 ON m3.k0 = classes.k0 AND m3.k1 = classes.k1
+
+  LEFT JOIN m4 ON m4.k0 = classes.k0 AND m4.k1 = classes.k1
+
+  LEFT JOIN m5 ON m5.k0 = classes.k0 AND m5.k1 = classes.k1
+
+  LEFT JOIN m6 ON m6.k0 = classes.k0 AND m6.k1 = classes.k1
+
+  
+  
+  
+  
+  LEFT JOIN pop ON pop.k0 = classes.k0 AND pop.k1 = classes.k1
+)
+
+SELECT count(*) AS classes,
+       coalesce(sum(CASE WHEN failed = 1 THEN s END), 0) AS suppressed_records,
+       count(CASE WHEN failed = 1 THEN 1 END) AS suppressed_classes,
+       sum(s * s) AS dm_star,
+       -- records every specialization of the node suppresses too: classes below k, shares of the others
+       coalesce(sum(CAST(s AS DOUBLE PRECISION) * CASE WHEN s < ? THEN 1 ELSE share END), 0) AS certain
+     , coalesce(sum(CASE WHEN failed = 1 THEN b0 END), 0) AS b0
+     , coalesce(sum(CASE WHEN failed = 1 THEN b1 END), 0) AS b1
+FROM judged
+-- bind parameters: [1, 0, 1, 0, 2, 30162, 30162, 30162, 30162, 30162, 1, 0, 5, 3, 2.5, 1e-09, 1, 4, 5, 30162, 2, 5, 30162, 2, 10, 30162, 117, 2, 2, 1, 5000.0, 2, 1, 1, 0, 2.5, 1e-09, 5, 30162, 2, 5, 30162, 1, 30162, 5, 5, 30162, 1, 30162, 1, 5, 1, 5, 30162, 3, 10, 3, 10, 5]
