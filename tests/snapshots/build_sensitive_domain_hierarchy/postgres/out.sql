@@ -3,11 +3,14 @@
 -- order (NULL last, a value of its own). With a hierarchy, the codes of every level are attached.
 -- context: table (new temp table), source, column, qis (for basic match), basic, numeric (bool),
 --          hierarchy (coded lookup table or none), height
--- columns: value, match_key, code, q, [num], [g1 .. g{height-1}]
+-- columns: value, match_key, code, q, [num], [g1, qg1 .. g{height-1}, qg{height-1}: code of the value's label at
+--          each level and the label's table-wide count]
 CREATE TEMPORARY TABLE "sqlanon_0a1b2c3d_d1" AS
 SELECT d.value, d.match_key, d.code, d.q
      , h."g1" AS "g1"
+     , sum(d.q) OVER (PARTITION BY h."g1") AS "qg1"
      , h."g2" AS "g2"
+     , sum(d.q) OVER (PARTITION BY h."g2") AS "qg2"
 FROM (
   SELECT CAST(v AS VARCHAR) AS value,
          CASE WHEN v IS NULL THEN 'N' ELSE 'V' || CAST(v AS VARCHAR) END AS match_key,

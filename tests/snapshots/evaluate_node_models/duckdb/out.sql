@@ -61,25 +61,21 @@ WITH base AS NOT MATERIALIZED (
   GROUP BY d.k0, d.k1
 )
 
-, x5 AS (
-  SELECT cl.k0, cl.k1, dom.code, dom."g1" AS g1, dom."g2" AS g2,
-         coalesce(d.c, 0) * ? - dom.q * cl.s AS x
-  FROM classes AS cl
-  CROSS JOIN "sqlanon_0a1b2c3d_d0" AS dom
-  LEFT JOIN d0 AS d ON d.k0 = cl.k0 AND d.k1 = cl.k1 AND d.v = dom.code
+, h5 AS (
+  SELECT d.k0, d.k1, d.c, cl.s, dom.code, dom.q, dom."g1" AS g1, dom."qg1" AS qg1, dom."g2" AS g2, dom."qg2" AS qg2
+  FROM d0 AS d
+  JOIN "sqlanon_0a1b2c3d_d0" AS dom ON dom.code = d.v
+  JOIN classes AS cl ON cl.k0 = d.k0 AND cl.k1 = d.k1
 )
 , m5 AS (
-  SELECT k0, k1, sum(cost) AS emd FROM (
-    SELECT k0, k1, 1 * least(sum(CASE WHEN e > 0 THEN e ELSE 0 END), sum(CASE WHEN e < 0 THEN -e ELSE 0 END)) AS cost
-    FROM (SELECT k0, k1, code AS child, g1 AS parent, sum(x) AS e
-          FROM x5 GROUP BY k0, k1, code, g1) AS children
-    GROUP BY k0, k1, parent
+  SELECT k0, k1,
+         sum(coef * (abs(cx * ? - qx * s) - qx * s)) + max(s) * ? * ? AS emd
+  FROM (
+    SELECT k0, k1, c AS cx, q AS qx, s, 1 AS coef FROM h5
     UNION ALL
-    SELECT k0, k1, 2 * least(sum(CASE WHEN e > 0 THEN e ELSE 0 END), sum(CASE WHEN e < 0 THEN -e ELSE 0 END)) AS cost
-    FROM (SELECT k0, k1, g1 AS child, g2 AS parent, sum(x) AS e
-          FROM x5 GROUP BY k0, k1, g1, g2) AS children
-    GROUP BY k0, k1, parent
-  ) AS costs
+    SELECT k0, k1, sum(c), max(qg1), max(s), 1
+    FROM h5 GROUP BY k0, k1, g1
+  ) AS labels
   GROUP BY k0, k1
 )
 
@@ -114,7 +110,7 @@ WITH base AS NOT MATERIALIZED (
               OR NOT (ln(CAST(classes.s AS DOUBLE PRECISION)) - a0.clogc / classes.s >= ln(?) - ?)
               OR NOT (CAST(m3.r1 AS DECIMAL(38, 0)) * ? < CAST(m3.tail AS DECIMAL(38, 0)) * ?)
               OR NOT ((2 = 0 OR CAST(m4.emd AS DECIMAL(38, 0)) * ? <= CAST(classes.s AS DECIMAL(38, 0)) * ? * ?))
-              OR NOT ((2 = 0 OR CAST(m5.emd AS DECIMAL(38, 0)) * ? <= CAST(classes.s AS DECIMAL(38, 0)) * ? * ?))
+              OR NOT ((4 = 0 OR CAST(m5.emd AS DECIMAL(38, 0)) * ? <= CAST(classes.s AS DECIMAL(38, 0)) * ? * ?))
               OR NOT ((39 = 0 OR CAST(m6.emd AS DECIMAL(38, 0)) * ? <= CAST(classes.s AS DECIMAL(38, 0)) * ? * ?))
               OR NOT (a1.nv >= ?)
               OR NOT (CAST(a1.maxc AS DECIMAL(38, 0)) * ? <= CAST(classes.s AS DECIMAL(38, 0)) * ?)
@@ -126,7 +122,7 @@ WITH base AS NOT MATERIALIZED (
              / (ln(?) - ?), 0), CASE WHEN NOT ((2 = 0 OR CAST(m4.emd AS DECIMAL(38, 0)) * ? <= CAST(classes.s AS DECIMAL(38, 0)) * ? * ?)) THEN
   CAST(CAST(m4.emd AS DECIMAL(38, 0)) * ? - 2 * CAST(classes.s AS DECIMAL(38, 0)) * ? * ? AS DOUBLE PRECISION)
   / CAST(2 * CAST(classes.s AS DECIMAL(38, 0)) * (CAST(? AS DECIMAL(38, 0)) * ? - CAST(m4.over_q AS DECIMAL(38, 0)) * ? - CAST(? AS DECIMAL(38, 0)) * ?) AS DOUBLE PRECISION)
-ELSE 0 END, greatest((CAST(m5.emd AS DOUBLE PRECISION) / (CAST(classes.s AS DOUBLE PRECISION) * ? * 2)
+ELSE 0 END, greatest((CAST(m5.emd AS DOUBLE PRECISION) / (CAST(classes.s AS DOUBLE PRECISION) * ? * 4)
           - CAST(? AS DOUBLE PRECISION) / ?)
          / (1 - CAST(? AS DOUBLE PRECISION) / ?), 0), greatest((CAST(m6.emd AS DOUBLE PRECISION) / (CAST(classes.s AS DOUBLE PRECISION) * ? * 39)
           - CAST(? AS DOUBLE PRECISION) / ?)
@@ -160,4 +156,4 @@ SELECT count(*) AS classes,
      , coalesce(sum(CASE WHEN failed = 1 THEN b0 END), 0) AS b0
      , coalesce(sum(CASE WHEN failed = 1 THEN b1 END), 0) AS b1
 FROM judged
--- bind parameters: [2, 30162, 30162, 30162, 30162, 30162, 5, 3, 2.5, 1e-09, 1, 4, 5, 30162, 2, 5, 30162, 2, 10, 30162, 117, 2, 2, 1, 5000.0, 2, 1, 1, 0, 2.5, 1e-09, 5, 30162, 2, 5, 30162, 1, 30162, 5, 5, 30162, 1, 30162, 1, 5, 1, 5, 30162, 3, 10, 3, 10, 5]
+-- bind parameters: [2, 30162, 30162, 30162, 30162, 30162, 2, 30162, 5, 3, 2.5, 1e-09, 1, 4, 5, 30162, 2, 5, 30162, 4, 10, 30162, 117, 2, 2, 1, 5000.0, 2, 1, 1, 0, 2.5, 1e-09, 5, 30162, 2, 5, 30162, 1, 30162, 5, 5, 30162, 1, 30162, 1, 5, 1, 5, 30162, 3, 10, 3, 10, 5]

@@ -51,25 +51,21 @@ WITH base AS NOT MATERIALIZED (
   GROUP BY d.k0, d.k1
 )
 
-, x5 AS (
-  SELECT cl.k0, cl.k1, dom.code, dom."g1" AS g1, dom."g2" AS g2,
-         coalesce(d.c, 0) * %s - dom.q * cl.s AS x
-  FROM classes AS cl
-  CROSS JOIN "sqlanon_0a1b2c3d_d0" AS dom
-  LEFT JOIN d0 AS d ON d.k0 = cl.k0 AND d.k1 = cl.k1 AND d.v = dom.code
+, h5 AS (
+  SELECT d.k0, d.k1, d.c, cl.s, dom.code, dom.q, dom."g1" AS g1, dom."qg1" AS qg1, dom."g2" AS g2, dom."qg2" AS qg2
+  FROM d0 AS d
+  JOIN "sqlanon_0a1b2c3d_d0" AS dom ON dom.code = d.v
+  JOIN classes AS cl ON cl.k0 = d.k0 AND cl.k1 = d.k1
 )
 , m5 AS (
-  SELECT k0, k1, sum(cost) AS emd FROM (
-    SELECT k0, k1, 1 * least(sum(CASE WHEN e > 0 THEN e ELSE 0 END), sum(CASE WHEN e < 0 THEN -e ELSE 0 END)) AS cost
-    FROM (SELECT k0, k1, code AS child, g1 AS parent, sum(x) AS e
-          FROM x5 GROUP BY k0, k1, code, g1) AS children
-    GROUP BY k0, k1, parent
+  SELECT k0, k1,
+         sum(coef * (abs(cx * %s - qx * s) - qx * s)) + max(s) * %s * %s AS emd
+  FROM (
+    SELECT k0, k1, c AS cx, q AS qx, s, 1 AS coef FROM h5
     UNION ALL
-    SELECT k0, k1, 2 * least(sum(CASE WHEN e > 0 THEN e ELSE 0 END), sum(CASE WHEN e < 0 THEN -e ELSE 0 END)) AS cost
-    FROM (SELECT k0, k1, g1 AS child, g2 AS parent, sum(x) AS e
-          FROM x5 GROUP BY k0, k1, g1, g2) AS children
-    GROUP BY k0, k1, parent
-  ) AS costs
+    SELECT k0, k1, sum(c), max(qg1), max(s), 1
+    FROM h5 GROUP BY k0, k1, g1
+  ) AS labels
   GROUP BY k0, k1
 )
 
@@ -104,7 +100,7 @@ WITH base AS NOT MATERIALIZED (
               OR NOT (ln(CAST(classes.s AS DOUBLE PRECISION)) - a0.clogc / classes.s >= ln(%s) - %s)
               OR NOT (CAST(m3.r1 AS DECIMAL(38, 0)) * %s < CAST(m3.tail AS DECIMAL(38, 0)) * %s)
               OR NOT ((2 = 0 OR CAST(m4.emd AS DECIMAL(38, 0)) * %s <= CAST(classes.s AS DECIMAL(38, 0)) * %s * %s))
-              OR NOT ((2 = 0 OR CAST(m5.emd AS DECIMAL(38, 0)) * %s <= CAST(classes.s AS DECIMAL(38, 0)) * %s * %s))
+              OR NOT ((4 = 0 OR CAST(m5.emd AS DECIMAL(38, 0)) * %s <= CAST(classes.s AS DECIMAL(38, 0)) * %s * %s))
               OR NOT ((39 = 0 OR CAST(m6.emd AS DECIMAL(38, 0)) * %s <= CAST(classes.s AS DECIMAL(38, 0)) * %s * %s))
               OR NOT (a1.nv >= %s)
               OR NOT (CAST(a1.maxc AS DECIMAL(38, 0)) * %s <= CAST(classes.s AS DECIMAL(38, 0)) * %s)
@@ -133,4 +129,4 @@ WITH base AS NOT MATERIALIZED (
 )
 
 SELECT k0, k1 FROM judged WHERE failed = 1
--- bind parameters: [2, 30162, 30162, 30162, 30162, 30162, 3, 3, 2.5, 1e-09, 1, 4, 5, 30162, 2, 5, 30162, 2, 10, 30162, 117, 2, 2, 1, 5000.0, 2, 1, 1, 0]
+-- bind parameters: [2, 30162, 30162, 30162, 30162, 30162, 2, 30162, 3, 3, 2.5, 1e-09, 1, 4, 5, 30162, 2, 5, 30162, 4, 10, 30162, 117, 2, 2, 1, 5000.0, 2, 1, 1, 0]
