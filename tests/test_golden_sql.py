@@ -72,9 +72,9 @@ MODELS: dict[str, Any] = {
     ],
     "sensitive": [
         {"column": "diagnosis", "domain": f"{PREFIX}d0", "domain_size": 9, "numeric": False, "height": 3,
-         "single_root": True},
+         "single_root": True, "ordered_max": 0, "hierarchical_max": 3100},
         {"column": WEIRD, "domain": f"{PREFIX}d1", "domain_size": 40, "numeric": True, "height": 0,
-         "single_root": True},
+         "single_root": True, "ordered_max": 41000, "hierarchical_max": 0},
     ],
     "population": f"{PREFIX}pfs",
     "n": 30162,
@@ -229,6 +229,10 @@ CASES: dict[str, tuple[str, dict[str, Any]]] = {
         "find_failing_classes.sql.j2",
         {"failing": f"{PREFIX}fail", "table": f"{PREFIX}fs", "levels": [0, 2], "k": 3, "loss_weights": False,
          **MODELS},
+    ),
+    "sensitive_emd_bounds": (
+        "sensitive_emd_bounds.sql.j2",
+        {"domain": f"{PREFIX}d0", "size": 9, "height": 4},
     ),
     "count_roots": (
         "count_roots.sql.j2",

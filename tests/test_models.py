@@ -546,6 +546,32 @@ def test_prepared_statements_keep_every_value(engine) -> None:
         adapter.close()
 
 
+def test_largest_emd_of_a_sensitive_attribute(engine) -> None:
+    """The bound M of failing_share's (EMD - t) / (M - t): the EMD of a single value, in the node queries'
+    scale. Ordered over 1, 2, 3 with counts 1, 1, 2: from the first value 0 + 1 + 2*2 = 5 (the last gives 3),
+    i.e. 5 / (n (m - 1)) = 5/8. Hierarchical with a, b under T1 and c under T2: from a, b at distance 1/2 and
+    c, c at 1 give (0.5 + 2) / 4 = 0.625, twice n (height - 1) = 16 times that is 10 (from c: 8)."""
+    table = fresh("emdmax")
+    rows = [(i, "x", v, n) for i, (v, n) in enumerate([("a", 1), ("b", 2), ("c", 3), ("c", 3)])]
+    engine.create_table(table, {"id": "INTEGER", "qa": "VARCHAR", "sh": "VARCHAR", "so": "INTEGER"}, rows)
+    cfg = parse_config({
+        "source": {"url": engine.url, "table": table},
+        "output": {"table": f"{table}_out", "if_exists": "replace"},
+        "attributes": {
+            "id": {"role": "identifier"},
+            "qa": {"role": "quasi_identifier", "hierarchy": {"inline": {"x": ["*"]}}},
+            "sh": {"role": "sensitive", "hierarchy": {"inline": {"a": ["T1", "*"], "b": ["T1", "*"], "c": ["T2", "*"]}},
+                   "models": [{"t_closeness": {"t": 0.1, "distance": "hierarchical"}}]},
+            "so": {"role": "sensitive", "models": [{"t_closeness": {"t": 0.1, "distance": "ordered"}}]},
+        },
+        "privacy": {"k": 1},
+    })
+    with Session(cfg) as session:
+        sensitive = {s["column"]: s for s in session.prepare().fset.sensitive}
+    assert sensitive["so"]["ordered_max"] == 5
+    assert sensitive["sh"]["hierarchical_max"] == 10 and sensitive["sh"]["single_root"]
+
+
 # -- 3. the written table ------------------------------------------------------------------------------
 
 

@@ -122,11 +122,13 @@ WITH base AS NOT MATERIALIZED (
              / (ln(%s) - %s), 0), CASE WHEN NOT ((2 = 0 OR CAST(m4.emd AS DECIMAL(38, 0)) * %s <= CAST(classes.s AS DECIMAL(38, 0)) * %s * %s)) THEN
   CAST(CAST(m4.emd AS DECIMAL(38, 0)) * %s - 2 * CAST(classes.s AS DECIMAL(38, 0)) * %s * %s AS DOUBLE PRECISION)
   / CAST(2 * CAST(classes.s AS DECIMAL(38, 0)) * (CAST(%s AS DECIMAL(38, 0)) * %s - CAST(m4.over_q AS DECIMAL(38, 0)) * %s - CAST(%s AS DECIMAL(38, 0)) * %s) AS DOUBLE PRECISION)
-ELSE 0 END, greatest((CAST(m5.emd AS DOUBLE PRECISION) / (CAST(classes.s AS DOUBLE PRECISION) * %s * 4)
-          - CAST(%s AS DOUBLE PRECISION) / %s)
-         / (1 - CAST(%s AS DOUBLE PRECISION) / %s), 0), greatest((CAST(m6.emd AS DOUBLE PRECISION) / (CAST(classes.s AS DOUBLE PRECISION) * %s * 39)
-          - CAST(%s AS DOUBLE PRECISION) / %s)
-         / (1 - CAST(%s AS DOUBLE PRECISION) / %s), 0)) AS share
+ELSE 0 END, CASE WHEN NOT ((4 = 0 OR CAST(m5.emd AS DECIMAL(38, 0)) * %s <= CAST(classes.s AS DECIMAL(38, 0)) * %s * %s)) THEN
+  CAST(CAST(m5.emd AS DECIMAL(38, 0)) * %s - CAST(classes.s AS DECIMAL(38, 0)) * %s * %s AS DOUBLE PRECISION)
+  / CAST(CAST(classes.s AS DECIMAL(38, 0)) * (CAST(%s AS DECIMAL(38, 0)) * %s - CAST(%s AS DECIMAL(38, 0)) * %s) AS DOUBLE PRECISION)
+ELSE 0 END, CASE WHEN NOT ((39 = 0 OR CAST(m6.emd AS DECIMAL(38, 0)) * %s <= CAST(classes.s AS DECIMAL(38, 0)) * %s * %s)) THEN
+  CAST(CAST(m6.emd AS DECIMAL(38, 0)) * %s - CAST(classes.s AS DECIMAL(38, 0)) * %s * %s AS DOUBLE PRECISION)
+  / CAST(CAST(classes.s AS DECIMAL(38, 0)) * (CAST(%s AS DECIMAL(38, 0)) * %s - CAST(%s AS DECIMAL(38, 0)) * %s) AS DOUBLE PRECISION)
+ELSE 0 END) AS share
   FROM classes
   LEFT JOIN a0 ON a0.k0 = classes.k0 AND a0.k1 = classes.k1
   LEFT JOIN a1 ON a1.k0 = classes.k0 AND a1.k1 = classes.k1
@@ -156,4 +158,4 @@ SELECT count(*) AS classes,
      , coalesce(sum(CASE WHEN failed = 1 THEN b0 END), 0) AS b0
      , coalesce(sum(CASE WHEN failed = 1 THEN b1 END), 0) AS b1
 FROM judged
--- bind parameters: [2, 30162, 30162, 30162, 30162, 30162, 2, 30162, 5, 3, 2.5, 1e-09, 1, 4, 5, 30162, 2, 5, 30162, 4, 10, 30162, 117, 2, 2, 1, 5000.0, 2, 1, 1, 0, 2.5, 1e-09, 5, 30162, 2, 5, 30162, 1, 30162, 5, 5, 30162, 1, 30162, 1, 5, 1, 5, 30162, 3, 10, 3, 10, 5]
+-- bind parameters: [2, 30162, 30162, 30162, 30162, 30162, 2, 30162, 5, 3, 2.5, 1e-09, 1, 4, 5, 30162, 2, 5, 30162, 4, 10, 30162, 117, 2, 2, 1, 5000.0, 2, 1, 1, 0, 2.5, 1e-09, 5, 30162, 2, 5, 30162, 1, 30162, 5, 5, 30162, 1, 5, 30162, 4, 5, 30162, 4, 3100, 5, 30162, 4, 10, 30162, 117, 10, 30162, 117, 41000, 10, 30162, 117, 5]
