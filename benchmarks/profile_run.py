@@ -6,16 +6,21 @@ rendering, Python search bookkeeping, and what follows the search.
     .venv/bin/python benchmarks/profile_run.py --engine postgres --runs 5
 
 Each run is ``sqlanon.anonymize(config, dry_run=True)`` as in ``arx_benchmark.py``, with timers wrapped
-around sqlanon's own functions (nothing in sqlanon is changed). Planning is measured separately: for
-every node query the same SQL is also run under ``EXPLAIN`` (parse + plan, no execution) outside the
-timed phases, so the reported total is the run's own time. The medians over ``--runs`` are printed.
+around sqlanon's own functions (nothing in sqlanon is changed). Planning is measured separately, outside
+the timed phases, so the reported total is the run's own time: on DuckDB each node query's statement (for
+a prepared model query, its short EXECUTE) is parsed again (``extract_statements``) and runs again under
+DuckDB's profiler (binding + optimizing + physical planning as the profiler reports them, and the operators'
+CPU time); on PostgreSQL its SQL runs under ``EXPLAIN`` (parse + plan).
+The medians over ``--runs`` are printed.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import statistics
 import sys
+import tempfile
 import time
 from collections import defaultdict
 from pathlib import Path
@@ -59,22 +64,58 @@ def instrument(timers: Timers) -> None:
     timers.wrap(evaluator.NodeEvaluator, "sql", "node query rendering")
 
     original_run = evaluator.NodeEvaluator._run
+    last: dict[int, tuple[str, Any]] = {}  # adapter -> the last statement it ran
+    from sqlanon.engines.duckdb import DuckDBAdapter
+
+    original_execute = DuckDBAdapter._execute
+
+    def execute(self: Any, sql: str, params: Any) -> Any:
+        last[id(self)] = (sql, params)
+        return original_execute(self, sql, params)
+
+    DuckDBAdapter._execute = execute
 
     def run(self: Any, node: Any, weights: bool) -> Any:
-        sql, params = self.sql(node, loss_weights=weights)
-        started = time.perf_counter()
-        self.adapter._execute("EXPLAIN " + sql, params)
-        elapsed = time.perf_counter() - started
-        timers.seconds["node query planning (EXPLAIN)"] += elapsed
-        timers.excluded += elapsed
         started = time.perf_counter()
         try:
             return original_run(self, node, weights)
         finally:
             timers.seconds["node queries (render + SQL)"] += time.perf_counter() - started
             timers.counts["node queries (render + SQL)"] += 1
+            started = time.perf_counter()
+            if isinstance(self.adapter, DuckDBAdapter):
+                profile_duckdb(self.adapter, *last[id(self.adapter)], timers)
+            else:
+                sql, params = self.sql(node, loss_weights=weights)
+                explained = time.perf_counter()
+                self.adapter._execute("EXPLAIN " + sql, params)
+                timers.seconds["node query planning"] += time.perf_counter() - explained
+            timers.excluded += time.perf_counter() - started
 
     evaluator.NodeEvaluator._run = run
+
+
+def profile_duckdb(adapter: Any, sql: str, params: Any, timers: Timers) -> None:
+    """The node query's own statement again: parsed alone, then under DuckDB's profiler (its binding,
+    optimizing and physical planning, and the operators' CPU time)."""
+    started = time.perf_counter()
+    adapter._con.extract_statements(sql)
+    timers.seconds["node query parsing"] += time.perf_counter() - started
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "profile.json"
+        con = adapter._con
+        con.execute("PRAGMA enable_profiling = 'json'")
+        con.execute(f"PRAGMA profiling_output = '{out}'")
+        con.execute("SET profiling_mode = 'detailed'")
+        try:
+            con.execute(sql, list(params)).fetchall() if params else con.execute(sql).fetchall()
+        finally:
+            con.execute("PRAGMA disable_profiling")
+        profile = json.loads(out.read_text())
+    timers.seconds["node query planning"] += sum(
+        profile[phase]["total_time"] for phase in ("planner", "optimizer", "physical_planner")
+    )
+    timers.seconds["node query operator CPU"] += profile["query"]["cpu_time"]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -118,7 +159,9 @@ def main(argv: list[str] | None = None) -> int:
                 "total": total,
                 "preparation (CSV load, hierarchies, frequency set)": s.get("prepare", 0.0),
                 "search: node queries, SQL": node_sql,
-                "search: node queries, of which planning (EXPLAIN)": s.get("node query planning (EXPLAIN)", 0.0),
+                "search: node queries, of which parsing (DuckDB)": s.get("node query parsing", 0.0),
+                "search: node queries, of which planning": s.get("node query planning", 0.0),
+                "search: node queries, of which operator CPU (DuckDB)": s.get("node query operator CPU", 0.0),
                 "search: rendering node SQL": s.get("node query rendering", 0.0),
                 "search: Python (bounds, tagging, paths)": s.get("search", 0.0)
                 - s.get("node queries (render + SQL)", 0.0),
