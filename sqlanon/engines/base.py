@@ -35,7 +35,7 @@ class EngineAdapter:
     #: faster where the exact integer sum is arbitrary-precision.
     FLOAT_SUMS: ClassVar[bool] = False
     #: Node queries with privacy models run as one prepared statement whose levels are parameters
-    #: (``execute_prepared``): worth it where planning is a large fixed share of a query.
+    #: (``execute_prepared``): worth it where parsing their long SQL is a large fixed share of a query.
     PREPARED_NODE_QUERIES: ClassVar[bool] = False
 
     def __init__(self, url: str, display_url: str) -> None:
