@@ -220,13 +220,11 @@ class Session:
                 raise InputError(
                     f"attributes.{name}: (k,e)-anonymity and ordered t-closeness need a numeric column ({exc})"
                 ) from None
-            values = int(self.adapter.run("count_table.sql.j2", table=(domain,))[0][0])
-            roots = int(self.adapter.run("count_roots.sql.j2", domain=domain, height=height)[0][0]) if height > 1 else 1
-            ordered_max, hierarchical_max = self.adapter.run(
-                "sensitive_emd_bounds.sql.j2", domain=domain, size=values, height=height
+            size, roots, ordered_max, hierarchical_max = self.adapter.run(
+                "describe_sensitive_domain.sql.j2", domain=domain, height=height
             )[0]
-            out.append({"column": name, "domain": domain, "domain_size": values, "numeric": numeric, "height": height,
-                        "single_root": roots <= 1, "ordered_max": int(ordered_max or 0),
+            out.append({"column": name, "domain": domain, "domain_size": int(size), "numeric": numeric,
+                        "height": height, "single_root": int(roots) <= 1, "ordered_max": int(ordered_max or 0),
                         "hierarchical_max": int(hierarchical_max or 0)})
         return out
 

@@ -230,13 +230,13 @@ CASES: dict[str, tuple[str, dict[str, Any]]] = {
         {"failing": f"{PREFIX}fail", "table": f"{PREFIX}fs", "levels": [0, 2], "k": 3, "loss_weights": False,
          **MODELS},
     ),
-    "sensitive_emd_bounds": (
-        "sensitive_emd_bounds.sql.j2",
-        {"domain": f"{PREFIX}d0", "size": 9, "height": 4},
+    "describe_sensitive_domain": (
+        "describe_sensitive_domain.sql.j2",
+        {"domain": f"{PREFIX}d0", "height": 4},
     ),
-    "count_roots": (
-        "count_roots.sql.j2",
-        {"domain": f"{PREFIX}d0", "height": 3},
+    "describe_sensitive_domain_flat": (
+        "describe_sensitive_domain.sql.j2",
+        {"domain": f"{PREFIX}d1", "height": 0},
     ),
     "count_table": (
         "count_table.sql.j2",

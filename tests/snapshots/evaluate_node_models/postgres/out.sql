@@ -120,8 +120,8 @@ WITH base AS NOT MATERIALIZED (
               THEN 1 ELSE 0 END AS failed
        , greatest(greatest(1 - (ln(CAST(classes.s AS DOUBLE PRECISION)) - a0.clogc / classes.s)
              / (ln(%s) - %s), 0), CASE WHEN NOT ((2 = 0 OR CAST(m4.emd AS DECIMAL(38, 0)) * %s <= CAST(classes.s AS DECIMAL(38, 0)) * %s * %s)) THEN
-  CAST(CAST(m4.emd AS DECIMAL(38, 0)) * %s - 2 * CAST(classes.s AS DECIMAL(38, 0)) * %s * %s AS DOUBLE PRECISION)
-  / CAST(2 * CAST(classes.s AS DECIMAL(38, 0)) * (CAST(%s AS DECIMAL(38, 0)) * %s - CAST(m4.over_q AS DECIMAL(38, 0)) * %s - CAST(%s AS DECIMAL(38, 0)) * %s) AS DOUBLE PRECISION)
+  CAST(CAST(m4.emd AS DECIMAL(38, 0)) * %s - CAST(classes.s AS DECIMAL(38, 0)) * %s * %s AS DOUBLE PRECISION)
+  / CAST(CAST(classes.s AS DECIMAL(38, 0)) * (2 * (CAST(%s AS DECIMAL(38, 0)) - CAST(m4.over_q AS DECIMAL(38, 0))) * %s - CAST(%s AS DECIMAL(38, 0)) * %s) AS DOUBLE PRECISION)
 ELSE 0 END, CASE WHEN NOT ((4 = 0 OR CAST(m5.emd AS DECIMAL(38, 0)) * %s <= CAST(classes.s AS DECIMAL(38, 0)) * %s * %s)) THEN
   CAST(CAST(m5.emd AS DECIMAL(38, 0)) * %s - CAST(classes.s AS DECIMAL(38, 0)) * %s * %s AS DOUBLE PRECISION)
   / CAST(CAST(classes.s AS DECIMAL(38, 0)) * (CAST(%s AS DECIMAL(38, 0)) * %s - CAST(%s AS DECIMAL(38, 0)) * %s) AS DOUBLE PRECISION)
@@ -158,4 +158,4 @@ SELECT count(*) AS classes,
      , coalesce(sum(CASE WHEN failed = 1 THEN b0 END), 0) AS b0
      , coalesce(sum(CASE WHEN failed = 1 THEN b1 END), 0) AS b1
 FROM judged
--- bind parameters: [2, 30162, 30162, 30162, 30162, 30162, 2, 30162, 5, 3, 2.5, 1e-09, 1, 4, 5, 30162, 2, 5, 30162, 4, 10, 30162, 117, 2, 2, 1, 5000.0, 2, 1, 1, 0, 2.5, 1e-09, 5, 30162, 2, 5, 30162, 1, 30162, 5, 5, 30162, 1, 5, 30162, 4, 5, 30162, 4, 3100, 5, 30162, 4, 10, 30162, 117, 10, 30162, 117, 41000, 10, 30162, 117, 5]
+-- bind parameters: [2, 30162, 30162, 30162, 30162, 30162, 2, 30162, 5, 3, 2.5, 1e-09, 1, 4, 5, 30162, 2, 5, 30162, 4, 10, 30162, 117, 2, 2, 1, 5000.0, 2, 1, 1, 0, 2.5, 1e-09, 5, 30162, 2, 5, 30162, 2, 30162, 5, 30162, 2, 5, 30162, 4, 5, 30162, 4, 3100, 5, 30162, 4, 10, 30162, 117, 10, 30162, 117, 41000, 10, 30162, 117, 5]
