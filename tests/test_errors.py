@@ -499,10 +499,11 @@ def test_duckdb_url_settings_are_applied(tmp_path: Path) -> None:
     assert limit.replace(" ", "").startswith(("117.3MiB", "123.0MB", "123MB")), limit
 
 
-def test_postgres_sessions_get_room_for_temporary_tables_unless_the_url_says(engine) -> None:
+def test_postgres_session_settings_unless_the_url_says(engine) -> None:
     """temp_buffers is raised for sqlanon's sessions (the frequency set is a temporary table scanned per
-    node); an explicit ``options=-c temp_buffers=...`` in the URL is left alone, and its space survives the
-    translation to libpq (SQLAlchemy's rendering turned it into a '+', an unknown setting)."""
+    node) and merge joins are disfavoured (joins with unanalyzed lookup tables); an explicit
+    ``options=-c name=value`` in the URL is left alone, and its space survives the translation to libpq
+    (SQLAlchemy's rendering turned it into a '+', an unknown setting)."""
     if engine.name != "postgres":
         pytest.skip("a PostgreSQL session setting")
     from urllib.parse import quote
@@ -511,14 +512,16 @@ def test_postgres_sessions_get_room_for_temporary_tables_unless_the_url_says(eng
 
     sep = "&" if "?" in engine.url else "?"
     shown = {}
-    for label, url in (("default", engine.url), ("url", engine.url + sep + "options=" + quote("-c temp_buffers=16MB"))):
+    options = quote("-c temp_buffers=16MB -c enable_mergejoin=on")
+    for label, url in (("default", engine.url), ("url", engine.url + sep + "options=" + options)):
         adapter = adapter_for_url(url)
         adapter.connect()
         try:
-            (shown[label],), = adapter.execute("SHOW temp_buffers")
+            (shown[label],), = adapter.execute("SELECT current_setting('temp_buffers') || ' ' || "
+                                               "current_setting('enable_mergejoin')")
         finally:
             adapter.close()
-    assert shown == {"default": "256MB", "url": "16MB"}
+    assert shown == {"default": "256MB off", "url": "16MB on"}
 
 
 def test_duckdb_node_queries_run_without_compressed_materialization(
