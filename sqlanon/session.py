@@ -146,7 +146,7 @@ class Session:
             assert attr.hierarchy is not None
             loaded = load_hierarchy(
                 self.adapter, attr.hierarchy, attribute=name, source=source, resolve=cfg.resolve,
-                prefix=self.prefix, index=index, created=self.temporary,
+                prefix=self.prefix, index=index, created=self.temporary, check_values=False,
             )
             if attr.max_level is not None and attr.max_level > loaded.height - 1:
                 raise ConfigError(
@@ -162,6 +162,8 @@ class Session:
             self.adapter, table=fs_table, source=source, hierarchies=hierarchies, basic=basic,
             sensitive=sensitive, population=population,
         )
+        if fset.records != considered:
+            self._lost_records(source, hierarchies, fset.records, considered)
         lattice = Lattice.build(
             [h.height for h in hierarchies], [cfg.attributes[q].max_level for q in qis]
         )
@@ -180,6 +182,19 @@ class Session:
             ),
         )
         return PreparedData(source, shown, columns, total, removed, hierarchies, fset, lattice, ctx)
+
+    def _lost_records(
+        self, source: tuple[str, ...], hierarchies: list[LoadedHierarchy], kept: int, considered: int
+    ) -> None:
+        """The frequency set's joins drop a record whose value has no row at a hierarchy's level 0. The data is
+        scanned for such values only then, one quasi-identifier at a time (a scan of the source per
+        quasi-identifier on every run cost FARS on PostgreSQL 0.34 s of its 0.35 s of validation), and the error
+        names them."""
+        for h in hierarchies:
+            validate_hierarchy_values(self.adapter, h, source, h.where)
+        raise EngineError(  # pragma: no cover - every lost record is a value missing from a hierarchy
+            f"the frequency set holds {kept} of the {considered} records considered"
+        )
 
     def _sensitive_domains(self, source: tuple[str, ...], basic: bool) -> list[dict[str, Any]]:
         """One domain table per sensitive attribute with models (codes, table-wide counts, hierarchy codes)."""

@@ -172,6 +172,45 @@ def test_value_missing_from_csv_hierarchy(db: Engine, tmp_path: Path) -> None:
     expect_error(["validate", config_file(tmp_path, data)], 2, "attributes.sex.hierarchy", "'M' (10 rows)")
 
 
+def test_values_missing_from_a_malformed_hierarchy_are_listed_too(both: Engine, tmp_path: Path) -> None:
+    """The hierarchy alone is checked before the data is scanned for missing values; when it is malformed,
+    the message still lists every problem, the data's missing values included."""
+    data = base_config(both.url)
+    data["attributes"]["code"]["hierarchy"] = {"inline": {"A": ["X", "P"], "B": ["X", "Q"]}}
+    expect_error(["anonymize", config_file(tmp_path, data)], 2, "attributes.code.hierarchy", "inconsistent",
+                 "'X' (level 1 -> 2)", "'C' (6 rows)", "missing from level 0")
+    assert not any(t.startswith("sqlanon_") for t in both.tables())
+
+
+def test_data_is_scanned_for_missing_values_only_when_the_frequency_set_lost_records(
+    both: Engine, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A value without a hierarchy row drops its records from the frequency set's joins, so a run whose
+    frequency set kept every record has no such value and skips the scan of the data per quasi-identifier;
+    otherwise the scan runs and names the values, as before."""
+    import sqlanon
+    from sqlanon.engines.base import EngineAdapter
+    from sqlanon.errors import InputError
+
+    scans: list[str] = []
+    original = EngineAdapter.run
+
+    def run(self, template, **context):
+        if template == "validate_hierarchy.sql.j2" and context["source"]:
+            scans.append(context["column"])
+        return original(self, template, **context)
+
+    monkeypatch.setattr(EngineAdapter, "run", run)
+    sqlanon.anonymize(config_file(tmp_path, base_config(both.url)), dry_run=True)
+    assert scans == []
+    data = base_config(both.url)
+    data["attributes"]["code"]["hierarchy"] = {"inline": {"A": ["*"], "B": ["*"]}}
+    with pytest.raises(InputError, match=r"attributes\.code\.hierarchy: 1 value\(s\) of column 'code' missing "
+                                         r"from level 0: 'C' \(6 rows\)"):
+        sqlanon.anonymize(config_file(tmp_path, data, "bad.yaml"), dry_run=True)
+    assert scans == ["age", "sex", "code"]
+
+
 def test_inconsistent_hierarchy_label_with_two_parents(both: Engine, tmp_path: Path) -> None:
     # A and B share the level-1 label AB, which has two different parents at level 2.
     (tmp_path / "code.csv").write_text("A;AB;P;*\nB;AB;Q;*\nC;C;Q;*\n", encoding="utf-8")

@@ -287,6 +287,10 @@ CASES: dict[str, tuple[str, dict[str, Any]]] = {
         "validate_hierarchy.sql.j2",
         {"lookup": f"{PREFIX}h0", "source": WEIRD_SOURCE, "column": WEIRD, "height": 3, "limit": 20},
     ),
+    "validate_hierarchy_alone": (
+        "validate_hierarchy.sql.j2",
+        {"lookup": f"{PREFIX}h0", "source": None, "column": WEIRD, "height": 3, "limit": 20},
+    ),
     "verify_output": (
         "verify_output.sql.j2",
         {"table": ("analytics", "patients_k5"), "qis": ["age", WEIRD, PERCENT]},

@@ -22,6 +22,8 @@ class LoadedHierarchy:
     raw_table: str
     coded_table: str
     height: int
+    #: Where error messages about it point (config key, and the file of a CSV hierarchy).
+    where: str
     #: Non-NULL hierarchy rows as written (N of the Loss metric; duplicates counted).
     leaves: int
     #: Declared information loss per level for WIL (None: level / (height - 1)).
@@ -38,10 +40,14 @@ def load_hierarchy(
     prefix: str,
     index: int,
     created: list[str],
+    check_values: bool = True,
 ) -> LoadedHierarchy:
     """Create, fill, validate and encode the lookup tables of one quasi-identifier.
 
-    ``created`` receives every temporary table name so the caller can always drop them.
+    ``created`` receives every temporary table name so the caller can always drop them. Without
+    ``check_values`` the data is not scanned for values missing from level 0: the caller checks that its
+    frequency set kept every record (its joins drop a record whose value has no hierarchy row) and runs
+    ``validate_hierarchy_values`` only when one was lost.
     """
     where = f"attributes.{attribute}.hierarchy"
     raw, coded = f"{prefix}h{index}", f"{prefix}c{index}"
@@ -103,7 +109,7 @@ def load_hierarchy(
 
     if kind == "csv":
         where = f"{where} (file {config.csv})"  # content errors name the hierarchy file too
-    _validate(adapter, raw, source, attribute, height, where)
+    _validate(adapter, raw, source, attribute, height, where, check_values)
     leaves, null_rows, top_labels, top_label = adapter.run("describe_hierarchy.sql.j2", lookup=raw, height=height)[0]
     if leaves == 0:
         raise InputError(f"{where}: the hierarchy has no values")
@@ -123,6 +129,7 @@ def load_hierarchy(
         raw_table=raw,
         coded_table=coded,
         height=height,
+        where=where,
         leaves=int(leaves),
         loss=tuple(config.loss) if config.loss is not None else None,
     )
@@ -136,18 +143,24 @@ def validate_hierarchy_values(
 
 
 def _validate(
-    adapter: EngineAdapter, raw: str, source: Sequence[str], attribute: str, height: int, where: str
+    adapter: EngineAdapter, raw: str, source: Sequence[str], attribute: str, height: int, where: str,
+    check_values: bool = True,
 ) -> None:
-    problems = adapter.run(
-        "validate_hierarchy.sql.j2",
-        lookup=raw,
-        source=tuple(source),
-        column=attribute,
-        height=height,
-        limit=PROBLEM_LIMIT,
-    )
+    def problems_found(values: bool) -> list[tuple]:
+        return adapter.run(
+            "validate_hierarchy.sql.j2",
+            lookup=raw,
+            source=tuple(source) if values else None,
+            column=attribute,
+            height=height,
+            limit=PROBLEM_LIMIT,
+        )
+
+    problems = problems_found(check_values)
     if not problems:
         return
+    if not check_values:
+        problems = problems_found(True)  # the message lists every problem, values missing from the data too
     by_kind: dict[str, list[tuple[object, object, int]]] = {}
     for kind, value, detail, total in problems:
         by_kind.setdefault(kind, []).append((value, detail, int(total)))

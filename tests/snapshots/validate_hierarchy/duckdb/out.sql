@@ -1,5 +1,6 @@
 -- validate_hierarchy: problems of one hierarchy against the data, at most `limit` of each kind.
--- context: lookup, source, column, height, limit
+-- context: lookup, source (or none: the hierarchy alone, without the scan of the data for values missing from
+--          level 0, which the session checks through the frequency set's record count), column, height, limit
 -- columns: problem (missing | ambiguous | inconsistent | incomplete), value, detail (count or level), total
 WITH missing AS (
   SELECT CAST(s."we""ird; col" AS VARCHAR) AS value, count(*) AS n
@@ -43,7 +44,8 @@ SELECT * FROM (
 ) AS m
 UNION ALL
 SELECT * FROM (
-  SELECT 'ambiguous', value, min(lvl), count(*) OVER () FROM ambiguous GROUP BY value ORDER BY value LIMIT 20
+  SELECT 'ambiguous' AS problem, value, min(lvl) AS detail, count(*) OVER () AS total FROM ambiguous GROUP BY value
+  ORDER BY value LIMIT 20
 ) AS a
 UNION ALL
 SELECT * FROM (
