@@ -25,7 +25,7 @@ class FrequencySet:
     #: distinct_codes[i][j]: number of distinct values of QI i at level j in the data.
     distinct_codes: tuple[tuple[int, ...], ...]
     #: Sensitive attributes with privacy models: [{column, domain, domain_size, numeric, height, single_root,
-    #: ordered_max, hierarchical_max}] (the last three for t-closeness: Session._sensitive).
+    #: ordered_max, hierarchical_max}] (the last three for t-closeness: Session._sensitive_domains).
     sensitive: tuple[dict, ...] = ()
     #: Frequency set of the delta-presence population (same QI codes), if any.
     population: str | None = None
