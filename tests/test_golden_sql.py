@@ -267,6 +267,16 @@ CASES: dict[str, tuple[str, dict[str, Any]]] = {
         "export_csv.sql.j2",
         {"table": ("patients_k5",), "path": "/tmp/o'brien/.sqlanon-x.csv", "delimiter": ";"},
     ),
+    "load_csv_hierarchy": (
+        "load_csv_hierarchy.sql.j2",
+        {"table": f"{PREFIX}h0", "height": 3, "path": "/data/it's 100%.csv", "delimiter": ";",
+         "null": "sqlanon-null-0123", "staging": f"{PREFIX}s0", "null_value": "NULL"},
+    ),
+    "load_csv_hierarchy_no_null_value": (
+        "load_csv_hierarchy.sql.j2",
+        {"table": WEIRD, "height": 1, "path": "/data/h.csv", "delimiter": "'",
+         "null": "sqlanon-null-0123", "staging": WEIRD, "null_value": None},
+    ),
     "load_csv_source_delimiter": (
         "load_csv_source.sql.j2",
         {"table": f"{PREFIX}src", "path": "/data/it's 100%.csv", "delimiter": ";"},

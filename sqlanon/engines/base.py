@@ -128,6 +128,12 @@ class EngineAdapter:
             sql = f"INSERT INTO {table} VALUES " + ", ".join([one] * len(part))
             self.execute(sql, [v for row in part for v in row])
 
+    def stage_csv(self, table: str, data: bytes, delimiter: str, columns: int) -> bool:
+        """Copy a plain hierarchy file's fields into the new temporary table ``table`` (text columns c0 ..,
+        '' for an empty field) where the database cannot read the file itself; False where it can
+        (``macros/csv.sql.j2`` then reads the path). Raises EngineError when the database rejects the file."""
+        return False
+
     @contextmanager
     def transaction(self) -> Iterator[None]:
         """Run the block in one transaction; roll back on any exception, KeyboardInterrupt included."""

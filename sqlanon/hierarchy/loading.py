@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from ..config.models import HierarchyConfig
 from ..engines.base import EngineAdapter
-from ..errors import ConfigError, InputError
+from ..errors import ConfigError, EngineError, InputError
 from ..identifiers import parse_qualified_name
-from .sources import inline_rows, read_csv_hierarchy
+from .sources import inline_rows, plain_csv, read_csv_hierarchy
 
 PROBLEM_LIMIT = 20
 
@@ -52,12 +54,17 @@ def load_hierarchy(
     where = f"attributes.{attribute}.hierarchy"
     raw, coded = f"{prefix}h{index}", f"{prefix}c{index}"
     kind = config.kind
+    created.append(raw)
     rows: list[list[str | None]] | None = None
+    loaded: int | None = None  # height of a CSV hierarchy the database read itself
     context = {"lookup": raw, "source": tuple(source), "column": attribute}
     if kind == "csv":
         assert config.csv is not None
-        rows = read_csv_hierarchy(resolve(config.csv), config.delimiter, config.null_value, where)
-        height = len(rows[0]) - 1
+        path = resolve(config.csv)
+        height = loaded = _load_plain_csv(adapter, config, path, raw, f"{prefix}s{index}")
+        if loaded is None:
+            rows = read_csv_hierarchy(path, config.delimiter, config.null_value, where)
+            height = len(rows[0]) - 1
     elif kind == "inline":
         assert config.inline is not None
         if not config.inline:
@@ -89,11 +96,13 @@ def load_hierarchy(
     if config.loss is not None and len(config.loss) != height:
         raise ConfigError(f"{where}.loss: {len(config.loss)} values for a hierarchy of height {height}")
 
-    created.append(raw)
-    adapter.run("create_lookup_table.sql.j2", table=raw, height=height)
-    if rows is not None:
+    if loaded is not None:
+        pass  # load_csv_hierarchy.sql.j2 created and filled the lookup table
+    elif rows is not None:
+        adapter.run("create_lookup_table.sql.j2", table=raw, height=height)
         adapter.bulk_insert(adapter.quote_identifier(raw), height + 1, rows)
     else:
+        adapter.run("create_lookup_table.sql.j2", table=raw, height=height)
         template = {
             "table": "copy_table_hierarchy.sql.j2",
             "intervals": "build_interval_hierarchy.sql.j2",
@@ -133,6 +142,30 @@ def load_hierarchy(
         leaves=int(leaves),
         loss=tuple(config.loss) if config.loss is not None else None,
     )
+
+
+def _load_plain_csv(
+    adapter: EngineAdapter, config: HierarchyConfig, path: Path, raw: str, staging: str
+) -> int | None:
+    """Fill the lookup table ``raw`` with the database's own CSV reader and return the height, or None when
+    Python's reader is to load the file: it is not plain (``sources.plain_csv``) or the database rejected it,
+    for a row of another width, say, which Python's reader then words as an error."""
+    plain = plain_csv(path, config.delimiter)
+    if plain is None:
+        return None
+    staged = False
+    try:
+        staged = adapter.stage_csv(staging, plain.data, config.delimiter, plain.height)
+        adapter.run(
+            "load_csv_hierarchy.sql.j2", table=raw, height=plain.height, path=str(path), delimiter=config.delimiter,
+            null=f"sqlanon-null-{secrets.token_hex(16)}", staging=staging, null_value=config.null_value,
+        )
+    except EngineError:
+        return None
+    finally:
+        if staged:
+            adapter.run("drop_table.sql.j2", table=(staging,))
+    return plain.height
 
 
 def validate_hierarchy_values(

@@ -7,6 +7,8 @@ the target database. Builders (intervals, mask, dates) and table hierarchies nev
 from __future__ import annotations
 
 import csv
+import io
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +39,37 @@ def read_csv_hierarchy(path: Path, delimiter: str, null_value: str | None, where
     if null_value is None:
         return [[row[0], *row] for row in raw]
     return [[None, None, *row[1:]] if row[0] == null_value else [row[0], *row] for row in raw]
+
+
+@dataclass(frozen=True)
+class PlainCsv:
+    """A hierarchy file the database can parse exactly as Python's reader does (see ``plain_csv``)."""
+
+    data: bytes  # the file without its byte-order mark
+    height: int  # columns of the first row that has a non-empty field
+
+
+def plain_csv(path: Path, delimiter: str) -> PlainCsv | None:
+    """The file, when the database's CSV reader would read the same rows as ``read_csv_hierarchy``: UTF-8, no
+    quote character (quoting is where CSV readers differ), no NUL, no line ``\\.`` (PostgreSQL's end-of-data
+    marker before version 18), an absolute path without glob characters (DuckDB expands them), and a non-empty row.
+    Otherwise None, and Python's reader loads the file or says what is wrong with it. A database that
+    rejects a file it was given (a row of another width, mixed line ends) falls back to Python's reader too."""
+    if not path.is_absolute() or any(c in str(path) for c in "*?[{") or delimiter in '"\r\n':
+        return None
+    try:
+        data = path.read_bytes()
+        text = data.decode("utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+    if '"' in text or "\0" in text or "\\." in text:
+        return None
+    if text.startswith("\ufeff"):
+        data, text = data[3:], text[1:]
+    for row in csv.reader(io.StringIO(text, newline=""), delimiter=delimiter):
+        if any(row):
+            return PlainCsv(data, len(row))
+    return None
 
 
 def inline_rows(mapping: dict[Any, list[Any]], where: str, null_value: str | None = None) -> list[list[str | None]]:
