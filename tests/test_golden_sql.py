@@ -212,6 +212,11 @@ CASES: dict[str, tuple[str, dict[str, Any]]] = {
         {"table": f"{PREFIX}fs", "levels": [0, 1, 3, 1], "grouped": [True, False, True, False], "k": 10,
          "loss_weights": False, **NO_MODELS},
     ),
+    "evaluate_node_packed_key": (
+        "evaluate_node.sql.j2",
+        {"table": f"{PREFIX}fs", "levels": [0, 1, 3, 1], "grouped": [True, False, True, True], "k": 10,
+         "loss_weights": True, **NO_MODELS, "float_sums": True, "radices": [100001, 7, 54, 3]},
+    ),
     "evaluate_node_models": (
         "evaluate_node.sql.j2",
         {"table": f"{PREFIX}fs", "levels": [1, 0], "k": 5, "loss_weights": True, **MODELS},

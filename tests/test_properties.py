@@ -203,6 +203,8 @@ def test_node_evaluation_matches_oracle(engine, case: Case, data: st.DataObject)
         assert ctx.leaves == tuple(h.n_leaves for h in oracle.hier)
         # Both ways of summing on both engines: exact integers, and doubles (exact below 2^53).
         float_sums = data.draw(st.booleans(), label="float_sums")
+        # And both class keys on both engines: the grouped columns, or one BIGINT packing them.
+        session.adapter.PACKED_CLASS_KEY = data.draw(st.booleans(), label="packed class key")
         evaluator = NodeEvaluator(session.adapter, prepared.fset, case.k, loss_weights=True, float_sums=float_sums)
         assert evaluator.float_sums == float_sums  # tiny tables: far below 2^53
         all_nodes = oracle.nodes()
@@ -232,6 +234,24 @@ def test_doubles_are_used_only_where_every_sum_is_exact() -> None:
     assert not exact_in_double(fset(94_906_266, 0))
     assert not exact_in_double(fset(10, 2**53))
     assert exact_in_double(fset(0, 0))
+
+
+def test_the_class_key_is_packed_only_when_it_fits_a_bigint() -> None:
+    """Mixed-radix digits of one more than each QI's largest code: unique per class while the product of the
+    grouped QIs' radices is at most 2^63 (the largest key is one less); otherwise the columns are grouped."""
+    from sqlanon.engines.postgres import PostgresAdapter
+
+    adapter = PostgresAdapter("postgresql://x@localhost/x", "postgresql://x@localhost/x")
+
+    def group_by(max_codes: tuple[int, ...], node: tuple[int, ...] = (0, 0, 0)) -> str:
+        fset = FrequencySet("fs", 10, 10, ((0, 0),) * 3, ((5, 1),) * 3, max_codes)  # level 1: one code
+        return NodeEvaluator(adapter, fset, 2, loss_weights=False).sql(node)[0].split("GROUP BY")[1].split("\n")[0]
+
+    assert group_by((6, 2, 3)).strip() == "((CAST(q0_0 AS BIGINT)) * 3 + q1_0) * 4 + q2_0"
+    assert group_by((2**31 - 1, 2**31 - 1, 1)).startswith(" ((CAST(")  # 2^31 * 2^31 * 2 = 2^63 fits
+    assert group_by((2**31 - 1, 2**31 - 1, 2)).strip() == "q0_0, q1_0, q2_0"  # would overflow
+    assert group_by((2**31 - 1, 2**31 - 1, 2), node=(0, 0, 1)).startswith(" (CAST(")  # q2_1 is constant
+    assert group_by(()).strip() == "q0_0, q1_0, q2_0"  # no maxima known
 
 
 def test_levels_with_a_single_code_are_left_out_of_the_grouping(engine) -> None:

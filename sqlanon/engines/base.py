@@ -37,6 +37,9 @@ class EngineAdapter:
     #: Node queries with privacy models run as one prepared statement whose levels are parameters
     #: (``execute_prepared``): worth it where parsing their long SQL is a large fixed share of a query.
     PREPARED_NODE_QUERIES: ClassVar[bool] = False
+    #: k-anonymity node queries group by one BIGINT packing the class's codes (``evaluate_node.sql.j2``):
+    #: faster where hashing several columns costs per column and row.
+    PACKED_CLASS_KEY: ClassVar[bool] = False
 
     def __init__(self, url: str, display_url: str) -> None:
         self.url = url

@@ -28,6 +28,9 @@ class PostgresAdapter(EngineAdapter):
     PLACEHOLDER = "%s"
     # sum(bigint) is NUMERIC here: CUP's lowest node queries took 490 ms with it, 210 ms with doubles.
     FLOAT_SUMS = True
+    # One BIGINT key instead of up to a column per QI: CUP's k-anonymity node queries ~80 -> ~70 ms. Not on
+    # DuckDB, whose perfect hash aggregate already uses the columns' small code ranges.
+    PACKED_CLASS_KEY = True
 
     def __init__(self, conninfo: str, display_url: str) -> None:
         super().__init__(conninfo, display_url)

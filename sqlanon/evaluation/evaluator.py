@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from math import prod
 from typing import Any
 
 from ..criteria.base import PrivacyCriterion
@@ -78,7 +79,17 @@ class NodeEvaluator:
             "n": self.fset.records,
             "float_sums": self.float_sums,
             "level_heights": [len(codes) for codes in self.fset.distinct_codes] if generic else None,
+            "radices": self._radices(grouped) if grouped is not None else None,
         }
+
+    def _radices(self, grouped: Sequence[bool]) -> list[int] | None:
+        """Digits of the packed class key of a k-anonymity query (``PACKED_CLASS_KEY``): per QI one more than
+        its largest code, so that the key is unique per class; None, grouping by the columns, when the key
+        could exceed a BIGINT."""
+        if not self.adapter.PACKED_CLASS_KEY or self.judged or len(self.fset.max_codes) != len(grouped):
+            return None
+        radices = [code + 1 for code in self.fset.max_codes]
+        return radices if prod(r for r, g in zip(radices, grouped, strict=True) if g) <= 2**63 else None
 
     def sql(self, node: Node, loss_weights: bool | None = None) -> tuple[str, list[object]]:
         weights = self.loss_weights if loss_weights is None else loss_weights

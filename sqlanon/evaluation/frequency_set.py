@@ -24,6 +24,8 @@ class FrequencySet:
     weight_sums: tuple[tuple[int, ...], ...]
     #: distinct_codes[i][j]: number of distinct values of QI i at level j in the data.
     distinct_codes: tuple[tuple[int, ...], ...]
+    #: max_codes[i]: the largest code of QI i at any level in the data (codes are positive; 0 when empty).
+    max_codes: tuple[int, ...] = ()
     #: Sensitive attributes with privacy models: [{column, domain, domain_size, numeric, height, single_root,
     #: ordered_max, hierarchical_max}] (the last three for t-closeness: Session._sensitive_domains).
     sensitive: tuple[dict, ...] = ()
@@ -48,9 +50,10 @@ class FrequencySet:
         heights = [h.height for h in hierarchies]
         row = adapter.run("summarize_frequency_set.sql.j2", table=table, heights=heights)[0]
         records, distinct = int(row[0] or 0), int(row[1])
-        sums, counts, pos = [], [], 2
+        sums, counts, maxima, pos = [], [], [], 2
         for h in heights:
-            sums.append(tuple(int(row[pos + 2 * j] or 0) for j in range(h)))
-            counts.append(tuple(int(row[pos + 2 * j + 1]) for j in range(h)))
-            pos += 2 * h
-        return cls(table, records, distinct, tuple(sums), tuple(counts), tuple(sensitive), population)
+            sums.append(tuple(int(row[pos + 3 * j] or 0) for j in range(h)))
+            counts.append(tuple(int(row[pos + 3 * j + 1]) for j in range(h)))
+            maxima.append(max(int(row[pos + 3 * j + 2] or 0) for j in range(h)))
+            pos += 3 * h
+        return cls(table, records, distinct, tuple(sums), tuple(counts), tuple(maxima), tuple(sensitive), population)

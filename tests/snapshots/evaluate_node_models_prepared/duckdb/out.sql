@@ -9,7 +9,9 @@
 --          has checked that every sum is an integer below 2^53, so each is exact; PostgreSQL sums BIGINT
 --          into NUMERIC, which made its node queries up to twice as slow), level_heights (models or a
 --          population only, optional: levels are bind parameters choosing among each QI's level columns, one
---          prepared statement for every node; see NodeEvaluator)
+--          prepared statement for every node; see NodeEvaluator), radices (k-anonymity query only, optional: per
+--          QI, one more than its largest code; the class key is then the grouped codes packed into one BIGINT
+--          as mixed-radix digits, which PostgreSQL hashes faster than several columns: see NodeEvaluator)
 -- columns: classes, suppressed_records, suppressed_classes, dm_star, [certain: with models or a population, a
 --          lower bound on the suppressed records of the node and of every specialization (judge.sql.j2)],
 --          then b{i} per QI when loss_weights

@@ -1,17 +1,18 @@
 -- summarize_frequency_set: node-independent sums for the metrics' lower bounds.
 -- context: table, heights
--- columns: n, distinct rows, then per QI i and level j: sum(w{i}_{j}), count(DISTINCT q{i}_{j})
+-- columns: n, distinct rows, then per QI i and level j: sum(w{i}_{j}), count(DISTINCT q{i}_{j}), max(q{i}_{j})
+-- (codes are positive: the largest bounds the digits of a packed class key, see evaluate_node.sql.j2)
 -- The distinct codes of QI i are counted over its distinct code combinations (a code at level j is a
 -- function of the code at level 0), which are few and found in one pass for all QIs: PostgreSQL sorts the
 -- input of every count(DISTINCT), and sorting the whole frequency set once per level took 0.5 s on CUP.
 WITH totals AS (
   SELECT sum(cnt) AS n, count(*) AS r
-       , sum(w0_0) AS w0_0
-       , sum(w0_1) AS w0_1
-       , sum(w0_2) AS w0_2
-       , sum(w1_0) AS w1_0
-       , sum(w1_1) AS w1_1
-       , sum(w2_0) AS w2_0
+       , sum(w0_0) AS w0_0, max(q0_0) AS m0_0
+       , sum(w0_1) AS w0_1, max(q0_1) AS m0_1
+       , sum(w0_2) AS w0_2, max(q0_2) AS m0_2
+       , sum(w1_0) AS w1_0, max(q1_0) AS m1_0
+       , sum(w1_1) AS w1_1, max(q1_1) AS m1_1
+       , sum(w2_0) AS w2_0, max(q2_0) AS m2_0
   FROM "sqlanon_0a1b2c3d_fs"
 ), combinations AS (
   SELECT q0_0, q0_1, q0_2, q1_0, q1_1, q2_0
@@ -23,11 +24,11 @@ WITH totals AS (
   FROM combinations
 )
 SELECT totals.n, totals.r
-  , totals.w0_0, levels.d0_0
-  , totals.w0_1, levels.d0_1
-  , totals.w0_2, levels.d0_2
-  , totals.w1_0, levels.d1_0
-  , totals.w1_1, levels.d1_1
-  , totals.w2_0, levels.d2_0
+  , totals.w0_0, levels.d0_0, totals.m0_0
+  , totals.w0_1, levels.d0_1, totals.m0_1
+  , totals.w0_2, levels.d0_2, totals.m0_2
+  , totals.w1_0, levels.d1_0, totals.m1_0
+  , totals.w1_1, levels.d1_1, totals.m1_1
+  , totals.w2_0, levels.d2_0, totals.m2_0
 FROM totals CROSS JOIN levels
 -- bind parameters: []
