@@ -118,6 +118,34 @@ def test_plain_files_only(tmp_path: Path) -> None:
     assert plain_csv(path, '"') is None
 
 
+def test_a_hierarchy_from_a_pipe_is_read_once(duckdb_engine: Engine, tmp_path: Path) -> None:
+    """A named pipe can be read only once: Python's reader takes it, and the run works as with a file."""
+    import os
+    import threading
+
+    duckdb_engine.create_table("people", {"code": "VARCHAR"}, [(c,) for c in "aaabbbccccc"])
+    fifo = tmp_path / "code.csv"
+    os.mkfifo(fifo)
+    assert plain_csv(fifo, ";") is None
+
+    def feed() -> None:
+        with open(fifo, "w", encoding="utf-8") as fh:
+            fh.write("a;ab;*\nb;ab;*\nc;c;*\n")
+
+    writer = threading.Thread(target=feed, daemon=True)
+    writer.start()
+    config = write_config(tmp_path / "c.yaml", {
+        "source": {"url": duckdb_engine.url, "table": "people"},
+        "output": {"table": "people_out"},
+        "attributes": {"code": {"role": "quasi_identifier", "hierarchy": {"csv": "code.csv"}}},
+        "privacy": {"k": 5, "suppression_limit": 0},
+    })
+    result = invoke("anonymize", config, "--json")
+    writer.join(timeout=10)
+    assert result.exit_code == 0, result.output
+    assert one_json_object(result.stdout)["transformation"] == {"code": 1}
+
+
 def test_anonymize_reads_hierarchy_files_in_the_database(engine: Engine, tmp_path: Path, monkeypatch) -> None:
     """End to end: no row of a plain hierarchy file passes through Python; a file with quotes, which only
     Python's reader parses, loads beside it, and the output is verified."""

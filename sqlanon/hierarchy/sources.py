@@ -50,12 +50,15 @@ class PlainCsv:
 
 
 def plain_csv(path: Path, delimiter: str) -> PlainCsv | None:
-    """The file, when the database's CSV reader would read the same rows as ``read_csv_hierarchy``: UTF-8, no
-    quote character (quoting is where CSV readers differ), no NUL, no line ``\\.`` (PostgreSQL's end-of-data
-    marker before version 18), an absolute path without glob characters (DuckDB expands them), and a non-empty row.
-    Otherwise None, and Python's reader loads the file or says what is wrong with it. A database that
-    rejects a file it was given (a row of another width, mixed line ends) falls back to Python's reader too."""
+    """The file, when the database's CSV reader would read the same rows as ``read_csv_hierarchy``: a regular
+    file at an absolute path without glob characters (DuckDB expands them), UTF-8, no quote character (quoting
+    is where CSV readers differ), no NUL, no line ``\\.`` (PostgreSQL's end-of-data marker before version 18),
+    and a non-empty row. Otherwise None, and Python's reader loads the file or says what is wrong with it. A
+    database that rejects a file it was given (a row of another width, mixed line ends) falls back to Python's
+    reader too."""
     if not path.is_absolute() or any(c in str(path) for c in "*?[{") or delimiter in '"\r\n':
+        return None
+    if not path.is_file():  # a pipe, say: read once here, the database would wait on it for ever
         return None
     try:
         data = path.read_bytes()
