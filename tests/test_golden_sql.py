@@ -272,6 +272,7 @@ CASES: dict[str, tuple[str, dict[str, Any]]] = {
         "export_csv.sql.j2",
         {"table": ("patients_k5",), "path": "/tmp/o'brien/.sqlanon-x.csv", "delimiter": ";"},
     ),
+    "create_csv_staging": ("create_csv_staging.sql.j2", {"table": WEIRD, "columns": 3}),
     "load_csv_hierarchy": (
         "load_csv_hierarchy.sql.j2",
         {"table": f"{PREFIX}h0", "height": 3, "path": "/data/it's 100%.csv", "delimiter": ";",

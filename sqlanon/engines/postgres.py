@@ -110,9 +110,9 @@ class PostgresAdapter(EngineAdapter):
         # The file's bytes go to the server unparsed; it splits them faster than Python reads and copies
         # rows. Trailing line ends go: Python skips the empty rows they make, COPY rejects them. The table
         # is dropped again when the server rejects the file.
+        self.run("create_csv_staging.sql.j2", table=table, columns=columns)
         names = [self.quote_identifier(f"c{j}") for j in range(columns)]
         quoted = self.quote_identifier(table)
-        self.execute(f"CREATE TEMPORARY TABLE {quoted} ({', '.join(n + ' TEXT' for n in names)})")
         literal = "'" + delimiter.replace("'", "''") + "'"
         copy_sql = (f"COPY {quoted} FROM STDIN (FORMAT csv, DELIMITER {literal}, ENCODING 'UTF8', "
                     f"FORCE_NOT_NULL ({', '.join(names)}))")
@@ -124,7 +124,7 @@ class PostgresAdapter(EngineAdapter):
                 copy.write(data.rstrip(b"\r\n"))
         except psycopg.Error as exc:
             message = f"PostgreSQL error on {self.display_url}: {self._scrub(exc)}"
-            self.execute(f"DROP TABLE IF EXISTS {quoted}")
+            self.run("drop_table.sql.j2", table=(table,))
             raise EngineError(message) from None
         return True
 

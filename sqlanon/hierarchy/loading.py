@@ -96,13 +96,11 @@ def load_hierarchy(
     if config.loss is not None and len(config.loss) != height:
         raise ConfigError(f"{where}.loss: {len(config.loss)} values for a hierarchy of height {height}")
 
-    if loaded is not None:
-        pass  # load_csv_hierarchy.sql.j2 created and filled the lookup table
-    elif rows is not None:
+    if loaded is None:  # else load_csv_hierarchy.sql.j2 created and filled it
         adapter.run("create_lookup_table.sql.j2", table=raw, height=height)
+    if rows is not None:
         adapter.bulk_insert(adapter.quote_identifier(raw), height + 1, rows)
-    else:
-        adapter.run("create_lookup_table.sql.j2", table=raw, height=height)
+    elif loaded is None:
         template = {
             "table": "copy_table_hierarchy.sql.j2",
             "intervals": "build_interval_hierarchy.sql.j2",
