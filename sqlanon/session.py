@@ -158,9 +158,12 @@ class Session:
         population = self._population(hierarchies, basic)
         fs_table = f"{self.prefix}fs"
         self.temporary.append(fs_table)
+        codes_table = f"{self.prefix}fsc" if self.adapter.CODE_TABLE else None
+        if codes_table is not None:
+            self.temporary.append(codes_table)
         fset = FrequencySet.build(
             self.adapter, table=fs_table, source=source, hierarchies=hierarchies, basic=basic,
-            sensitive=sensitive, population=population,
+            sensitive=sensitive, population=population, codes_table=codes_table,
         )
         if fset.records != considered:
             self._lost_records(source, hierarchies, fset.records, considered)

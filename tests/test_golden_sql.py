@@ -225,6 +225,18 @@ CASES: dict[str, tuple[str, dict[str, Any]]] = {
         "evaluate_node.sql.j2",
         {"table": f"{PREFIX}fs", "levels": [1, 0], "k": 5, "loss_weights": True, **MODELS, "level_heights": [3, 2]},
     ),
+    "evaluate_node_numeric_summary": (
+        "evaluate_node.sql.j2",
+        {"table": f"{PREFIX}fs", "levels": [2, 1], "k": 4, "loss_weights": False, "population": None, "n": 500,
+         "float_sums": False, "criteria": [_model("k_e_anonymity", 1, 0, e=10.0)],
+         "sensitive": [{**MODELS["sensitive"][1], "domain": f"{PREFIX}d0"}]},
+    ),
+    "evaluate_node_population_only": (
+        "evaluate_node.sql.j2",
+        {"table": f"{PREFIX}fs", "levels": [0, 3], "k": 2, "loss_weights": True, **NO_MODELS,
+         "criteria": [_model("delta_presence", 1, None, dmin={"num": 1, "den": 10}, dmax={"num": 9, "den": 10})],
+         "population": f"{PREFIX}pfs"},
+    ),
     "find_failing_classes_k_only": (
         "find_failing_classes.sql.j2",
         {"failing": f"{PREFIX}fail", "table": f"{PREFIX}fs", "levels": [2, 1], "k": 5, "loss_weights": False,
@@ -234,6 +246,10 @@ CASES: dict[str, tuple[str, dict[str, Any]]] = {
         "find_failing_classes.sql.j2",
         {"failing": f"{PREFIX}fail", "table": f"{PREFIX}fs", "levels": [0, 2], "k": 3, "loss_weights": False,
          **MODELS},
+    ),
+    "project_frequency_set": (
+        "project_frequency_set.sql.j2",
+        {"table": f"{PREFIX}fsc", "source": f"{PREFIX}fs", "heights": [3, 1, 4]},
     ),
     "describe_sensitive_domain": (
         "describe_sensitive_domain.sql.j2",

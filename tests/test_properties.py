@@ -193,7 +193,10 @@ def test_node_evaluation_matches_oracle(engine, case: Case, data: st.DataObject)
             with pytest.raises(InputError):
                 session.prepare()
             return
+        # With and without the frequency set's narrow copy for k-anonymity queries, on both engines.
+        session.adapter.CODE_TABLE = data.draw(st.booleans(), label="code table")
         prepared = session.prepare()
+        assert (prepared.fset.codes_table is not None) == session.adapter.CODE_TABLE
         ctx = prepared.ctx
         assert prepared.total_rows == oracle.total_rows
         assert prepared.removed_for_null == oracle.removed_for_null
@@ -210,9 +213,14 @@ def test_node_evaluation_matches_oracle(engine, case: Case, data: st.DataObject)
         all_nodes = oracle.nodes()
         nodes = data.draw(st.lists(st.sampled_from(all_nodes), min_size=1, max_size=6, unique=True), label="nodes")
         for node in nodes:
-            stats = evaluator.evaluate(node)
             expected = oracle.evaluate(node)
             where = f"node {node}"
+            # The feasibility check first (the code table, when there is one), then the metric's own query.
+            check = evaluator.evaluate(node, for_metric=False)
+            assert evaluator.context(node, False)["table"] == (prepared.fset.codes_table or prepared.fset.table)
+            assert (check.classes, check.suppressed_records, check.dm_star) == (
+                len(expected.classes), expected.suppressed, expected.values["dm_star"]), where
+            stats = evaluator.evaluate(node)
             assert stats.classes == len(expected.classes), where
             assert stats.suppressed_records == expected.suppressed, where
             assert stats.suppressed_classes == expected.suppressed_classes, where

@@ -40,6 +40,9 @@ class EngineAdapter:
     #: k-anonymity node queries group by one BIGINT packing the class's codes (``evaluate_node.sql.j2``):
     #: faster where hashing several columns costs per column and row.
     PACKED_CLASS_KEY: ClassVar[bool] = False
+    #: k-anonymity node queries read a copy of the frequency set holding only counts and codes
+    #: (``project_frequency_set.sql.j2``): faster where a scan reads whole rows, the Loss weights included.
+    CODE_TABLE: ClassVar[bool] = False
 
     def __init__(self, url: str, display_url: str) -> None:
         self.url = url

@@ -31,6 +31,9 @@ class PostgresAdapter(EngineAdapter):
     # One BIGINT key instead of up to a column per QI: CUP's k-anonymity node queries ~80 -> ~70 ms. Not on
     # DuckDB, whose perfect hash aggregate already uses the columns' small code ranges.
     PACKED_CLASS_KEY = True
+    # Rows are stored whole, and the Loss weights make a frequency set's rows 2.5 times wider than its counts
+    # and codes: CUP's k-anonymity node queries 29 -> 24 ms on the narrow copy (25 -> 10 MB).
+    CODE_TABLE = True
 
     def __init__(self, conninfo: str, display_url: str) -> None:
         super().__init__(conninfo, display_url)

@@ -68,7 +68,8 @@ class NodeEvaluator:
         """Template context for a node (or for level markers, see ``sql``). ``generic``: the levels become bind
         parameters choosing among every level's column (a frequency set with all of them)."""
         return {
-            "table": self.fset.table,
+            "table": self.fset.codes_table if self.fset.codes_table and not (loss_weights or self.judged)
+            else self.fset.table,
             "levels": list(node),
             "grouped": list(grouped) if grouped is not None else [True] * len(node),
             "k": self.k,

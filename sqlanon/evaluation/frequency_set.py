@@ -31,6 +31,8 @@ class FrequencySet:
     sensitive: tuple[dict, ...] = ()
     #: Frequency set of the delta-presence population (same QI codes), if any.
     population: str | None = None
+    #: The counts and codes alone, for k-anonymity node queries (``EngineAdapter.CODE_TABLE``), if built.
+    codes_table: str | None = None
 
     @classmethod
     def build(
@@ -43,11 +45,14 @@ class FrequencySet:
         basic: bool,
         sensitive: Sequence[dict] = (),
         population: str | None = None,
+        codes_table: str | None = None,
     ) -> FrequencySet:
         qis = [{"column": h.attribute, "coded": h.coded_table, "height": h.height} for h in hierarchies]
         adapter.run("build_frequency_set.sql.j2", table=table, source=tuple(source), qis=qis, basic=basic,
                     sensitive=list(sensitive))
         heights = [h.height for h in hierarchies]
+        if codes_table is not None:
+            adapter.run("project_frequency_set.sql.j2", table=codes_table, source=table, heights=heights)
         row = adapter.run("summarize_frequency_set.sql.j2", table=table, heights=heights)[0]
         records, distinct = int(row[0] or 0), int(row[1])
         sums, counts, maxima, pos = [], [], [], 2
@@ -56,4 +61,5 @@ class FrequencySet:
             counts.append(tuple(int(row[pos + 3 * j + 1]) for j in range(h)))
             maxima.append(max(int(row[pos + 3 * j + 2] or 0) for j in range(h)))
             pos += 3 * h
-        return cls(table, records, distinct, tuple(sums), tuple(counts), tuple(maxima), tuple(sensitive), population)
+        return cls(table, records, distinct, tuple(sums), tuple(counts), tuple(maxima), tuple(sensitive), population,
+                   codes_table)

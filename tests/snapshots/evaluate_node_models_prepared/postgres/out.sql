@@ -18,17 +18,13 @@
 WITH base AS NOT MATERIALIZED (
   SELECT CASE %s WHEN 0 THEN q0_0 WHEN 1 THEN q0_1 WHEN 2 THEN q0_2 END AS k0, CASE %s WHEN 0 THEN q1_0 WHEN 1 THEN q1_1 END AS k1, s0, s1, CASE %s WHEN 0 THEN w0_0 WHEN 1 THEN w0_1 WHEN 2 THEN w0_2 END AS w0, CASE %s WHEN 0 THEN w1_0 WHEN 1 THEN w1_1 END AS w1, cnt
   FROM "sqlanon_0a1b2c3d_fs"
-), classes AS (
-  SELECT k0, k1, sum(cnt) AS s
-, sum(w0) AS b0, sum(w1) AS b1
-  FROM base GROUP BY k0, k1
 )
 , d0 AS (
-  SELECT k0, k1, s0 AS v, sum(cnt) AS c FROM base GROUP BY k0, k1, s0
+  SELECT k0, k1, s0 AS v, sum(cnt) AS c, sum(w0) AS w0, sum(w1) AS w1 FROM base GROUP BY k0, k1, s0
 )
-, a0 AS (
-  SELECT d.k0, d.k1, count(*) AS nv, max(d.c) AS maxc,
-         sum(d.c * ln(CAST(d.c AS DOUBLE PRECISION))) AS clogc
+, classes AS (
+  SELECT d.k0, d.k1, sum(d.c) AS s, sum(d.w0) AS b0, sum(d.w1) AS b1
+       , count(*) AS nv, max(d.c) AS maxc, sum(d.c * ln(CAST(d.c AS DOUBLE PRECISION))) AS clogc
   FROM d0 AS d
   GROUP BY d.k0, d.k1
 )
@@ -108,8 +104,8 @@ WITH base AS NOT MATERIALIZED (
 , judged AS (
   SELECT classes.*,
          CASE WHEN classes.s < %s
-              OR NOT (a0.nv >= %s)
-              OR NOT (ln(CAST(classes.s AS DOUBLE PRECISION)) - a0.clogc / classes.s >= ln(%s) - %s)
+              OR NOT (classes.nv >= %s)
+              OR NOT (ln(CAST(classes.s AS DOUBLE PRECISION)) - classes.clogc / classes.s >= ln(%s) - %s)
               OR NOT (CAST(m3.r1 AS DECIMAL(38, 0)) * %s < CAST(m3.tail AS DECIMAL(38, 0)) * %s)
               OR NOT ((2 = 0 OR CAST(m4.emd AS DECIMAL(38, 0)) * %s <= CAST(classes.s AS DECIMAL(38, 0)) * %s * %s))
               OR NOT ((4 = 0 OR CAST(m5.emd AS DECIMAL(38, 0)) * %s <= CAST(classes.s AS DECIMAL(38, 0)) * %s * %s))
@@ -120,7 +116,7 @@ WITH base AS NOT MATERIALIZED (
               OR NOT (coalesce(CAST(classes.s AS DECIMAL(38, 0)) * %s <= CAST(pop.ps AS DECIMAL(38, 0)) * %s
          AND CAST(classes.s AS DECIMAL(38, 0)) * %s >= CAST(pop.ps AS DECIMAL(38, 0)) * %s, FALSE))
               THEN 1 ELSE 0 END AS failed
-       , greatest(greatest(1 - (ln(CAST(classes.s AS DOUBLE PRECISION)) - a0.clogc / classes.s)
+       , greatest(greatest(1 - (ln(CAST(classes.s AS DOUBLE PRECISION)) - classes.clogc / classes.s)
              / (ln(%s) - %s), 0), CASE WHEN NOT ((2 = 0 OR CAST(m4.emd AS DECIMAL(38, 0)) * %s <= CAST(classes.s AS DECIMAL(38, 0)) * %s * %s)) THEN
   CAST(CAST(m4.emd AS DECIMAL(38, 0)) * %s - CAST(classes.s AS DECIMAL(38, 0)) * %s * %s AS DOUBLE PRECISION)
   / CAST(CAST(classes.s AS DECIMAL(38, 0)) * (2 * (CAST(%s AS DECIMAL(38, 0)) - CAST(m4.over_q AS DECIMAL(38, 0))) * %s - CAST(%s AS DECIMAL(38, 0)) * %s) AS DOUBLE PRECISION)
@@ -132,7 +128,6 @@ ELSE 0 END, CASE WHEN NOT ((39 = 0 OR CAST(m6.emd AS DECIMAL(38, 0)) * %s <= CAS
   / CAST(CAST(classes.s AS DECIMAL(38, 0)) * (CAST(%s AS DECIMAL(38, 0)) * %s - CAST(%s AS DECIMAL(38, 0)) * %s) AS DOUBLE PRECISION)
 ELSE 0 END) AS share
   FROM classes
-  LEFT JOIN a0 ON a0.k0 = classes.k0 AND a0.k1 = classes.k1
   LEFT JOIN a1 ON a1.k0 = classes.k0 AND a1.k1 = classes.k1
   
   

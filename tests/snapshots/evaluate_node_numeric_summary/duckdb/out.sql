@@ -1,0 +1,51 @@
+-- evaluate_node: equivalence classes of one lattice node, computed from the frequency set.
+-- A class fails when it is smaller than k or fails any privacy model on a sensitive attribute (or
+-- delta-presence); its records are suppressed together (SEMANTICS.md; seed 000 Algorithm 3).
+-- context: table, levels (level per QI), k, loss_weights (bool), criteria (model contexts, may be empty),
+--          sensitive [{domain, height, values, numeric}], population (frequency set of the population or none),
+--          n (records considered), grouped (per QI, k-anonymity query only: false when its level has a
+--          single code in the data, so grouping by it splits no class; CUP on PostgreSQL: node queries
+--          10.3 -> 9.1 s), float_sums (sum counts and Loss weights as DOUBLE PRECISION: the caller
+--          has checked that every sum is an integer below 2^53, so each is exact; PostgreSQL sums BIGINT
+--          into NUMERIC, which made its node queries up to twice as slow), level_heights (models or a
+--          population only, optional: levels are bind parameters choosing among each QI's level columns, one
+--          prepared statement for every node; see NodeEvaluator), radices (k-anonymity query only, optional: per
+--          QI, one more than its largest code; the class key is then the grouped codes packed into one BIGINT
+--          as mixed-radix digits, which PostgreSQL hashes faster than several columns: see NodeEvaluator)
+-- columns: classes, suppressed_records, suppressed_classes, dm_star, [certain: with models or a population, a
+--          lower bound on the suppressed records of the node and of every specialization (judge.sql.j2)],
+--          then b{i} per QI when loss_weights
+WITH base AS NOT MATERIALIZED (
+  SELECT q0_2 AS k0, q1_1 AS k1, s0, cnt
+  FROM "sqlanon_0a1b2c3d_fs"
+)
+, d0 AS (
+  SELECT k0, k1, s0 AS v, sum(cnt) AS c FROM base GROUP BY k0, k1, s0
+)
+, classes AS (
+  SELECT d.k0, d.k1, sum(d.c) AS s
+       , count(*) AS nv, max(d.c) AS maxc, sum(d.c * ln(CAST(d.c AS DOUBLE PRECISION))) AS clogc
+       , max(dom.num) AS max_num, min(dom.num) AS min_num
+  FROM d0 AS d
+  LEFT JOIN "sqlanon_0a1b2c3d_d0" AS dom ON dom.code = d.v
+  GROUP BY d.k0, d.k1
+)
+
+, judged AS (
+  SELECT classes.*,
+         CASE WHEN classes.s < ?
+              OR NOT (coalesce(classes.max_num - classes.min_num >= ?, FALSE))
+              THEN 1 ELSE 0 END AS failed
+       , 0 AS share
+  FROM classes
+  
+)
+
+SELECT count(*) AS classes,
+       coalesce(sum(CASE WHEN failed = 1 THEN s END), 0) AS suppressed_records,
+       count(CASE WHEN failed = 1 THEN 1 END) AS suppressed_classes,
+       sum(s * s) AS dm_star,
+       -- records every specialization of the node suppresses too: classes below k, shares of the others
+       coalesce(sum(CAST(s AS DOUBLE PRECISION) * CASE WHEN s < ? THEN 1 ELSE share END), 0) AS certain
+FROM judged
+-- bind parameters: [4, 10.0, 4]

@@ -1,0 +1,53 @@
+-- evaluate_node: equivalence classes of one lattice node, computed from the frequency set.
+-- A class fails when it is smaller than k or fails any privacy model on a sensitive attribute (or
+-- delta-presence); its records are suppressed together (SEMANTICS.md; seed 000 Algorithm 3).
+-- context: table, levels (level per QI), k, loss_weights (bool), criteria (model contexts, may be empty),
+--          sensitive [{domain, height, values, numeric}], population (frequency set of the population or none),
+--          n (records considered), grouped (per QI, k-anonymity query only: false when its level has a
+--          single code in the data, so grouping by it splits no class; CUP on PostgreSQL: node queries
+--          10.3 -> 9.1 s), float_sums (sum counts and Loss weights as DOUBLE PRECISION: the caller
+--          has checked that every sum is an integer below 2^53, so each is exact; PostgreSQL sums BIGINT
+--          into NUMERIC, which made its node queries up to twice as slow), level_heights (models or a
+--          population only, optional: levels are bind parameters choosing among each QI's level columns, one
+--          prepared statement for every node; see NodeEvaluator), radices (k-anonymity query only, optional: per
+--          QI, one more than its largest code; the class key is then the grouped codes packed into one BIGINT
+--          as mixed-radix digits, which PostgreSQL hashes faster than several columns: see NodeEvaluator)
+-- columns: classes, suppressed_records, suppressed_classes, dm_star, [certain: with models or a population, a
+--          lower bound on the suppressed records of the node and of every specialization (judge.sql.j2)],
+--          then b{i} per QI when loss_weights
+WITH base AS NOT MATERIALIZED (
+  SELECT q0_0 AS k0, q1_3 AS k1, w0_0 AS w0, w1_3 AS w1, cnt
+  FROM "sqlanon_0a1b2c3d_fs"
+)
+, classes AS (
+  SELECT k0, k1, sum(cnt) AS s, sum(w0) AS b0, sum(w1) AS b1
+  FROM base GROUP BY k0, k1
+)
+
+, pop AS (
+  SELECT q0_0 AS k0, q1_3 AS k1, sum(cnt) AS ps
+  FROM "sqlanon_0a1b2c3d_pfs"
+  GROUP BY k0, k1
+)
+, judged AS (
+  SELECT classes.*,
+         CASE WHEN classes.s < ?
+              OR NOT (coalesce(CAST(classes.s AS DECIMAL(38, 0)) * ? <= CAST(pop.ps AS DECIMAL(38, 0)) * ?
+         AND CAST(classes.s AS DECIMAL(38, 0)) * ? >= CAST(pop.ps AS DECIMAL(38, 0)) * ?, FALSE))
+              THEN 1 ELSE 0 END AS failed
+       , 0 AS share
+  FROM classes
+  
+  LEFT JOIN pop ON pop.k0 = classes.k0 AND pop.k1 = classes.k1
+)
+
+SELECT count(*) AS classes,
+       coalesce(sum(CASE WHEN failed = 1 THEN s END), 0) AS suppressed_records,
+       count(CASE WHEN failed = 1 THEN 1 END) AS suppressed_classes,
+       sum(s * s) AS dm_star,
+       -- records every specialization of the node suppresses too: classes below k, shares of the others
+       coalesce(sum(CAST(s AS DOUBLE PRECISION) * CASE WHEN s < ? THEN 1 ELSE share END), 0) AS certain
+     , coalesce(sum(CASE WHEN failed = 1 THEN b0 END), 0) AS b0
+     , coalesce(sum(CASE WHEN failed = 1 THEN b1 END), 0) AS b1
+FROM judged
+-- bind parameters: [2, 10, 9, 10, 1, 2]
