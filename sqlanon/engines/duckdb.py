@@ -87,6 +87,12 @@ class DuckDBAdapter(EngineAdapter):
         except duckdb.Error as exc:
             kind = WriteConflict if isinstance(exc, duckdb.TransactionException) else EngineError
             raise kind(f"DuckDB error on {self.display_url}: {str(exc).splitlines()[0]}") from None
+        except RuntimeError as exc:
+            # Ctrl-C while a statement runs: the client stops it and raises a plain RuntimeError (DuckDB 2.0), which
+            # the CLI reported as an unexpected error (exit 1) instead of an interrupted run (exit 130).
+            if str(exc) == "Query interrupted":
+                raise KeyboardInterrupt from None
+            raise
 
     @contextmanager
     def node_query_settings(self) -> Iterator[None]:
