@@ -24,6 +24,7 @@ from click.testing import CliRunner
 
 from sqlanon.cli import main
 from sqlanon.engines import adapter_for_url
+from sqlanon.errors import EngineError
 from tests.helpers import Engine, write_config
 
 SQLANON = Path(sys.executable).with_name("sqlanon")
@@ -241,3 +242,31 @@ def test_ctrl_c_inside_a_statement_is_an_interrupt(engine: Engine) -> None:
             assert time.monotonic() - started >= 0.5, "the signal came before the statement"
     finally:
         adapter.close()
+
+
+class _StoppedClient:
+    """DuckDB's client after Ctrl-C stopped a statement: it raises this RuntimeError (DuckDB 2.0)."""
+
+    def __init__(self, message: str) -> None:
+        self.message = message
+
+    def execute(self, *args: Any) -> None:
+        raise RuntimeError(self.message)
+
+
+def test_duckdb_statements_stopped_by_ctrl_c_are_interrupts(tmp_path: Path) -> None:
+    """The same mapping without timing: every way the DuckDB adapter runs SQL turns the client's 'Query
+    interrupted' into KeyboardInterrupt, and leaves other RuntimeErrors alone."""
+    adapter = adapter_for_url(f"duckdb:///{tmp_path / 'db.duckdb'}")
+    adapter._con = _StoppedClient("Query interrupted")
+    with pytest.raises(KeyboardInterrupt):
+        adapter.execute("SELECT 1")
+    with pytest.raises(KeyboardInterrupt):
+        adapter.execute_prepared("SELECT ?", [1])
+    with pytest.raises(KeyboardInterrupt):
+        adapter.column_names(("t",))
+    adapter._con = _StoppedClient("something else")
+    with pytest.raises(RuntimeError, match="something else"):
+        adapter.execute("SELECT 1")
+    with pytest.raises(EngineError, match="something else"):
+        adapter.column_names(("t",))

@@ -88,9 +88,7 @@ class DuckDBAdapter(EngineAdapter):
             kind = WriteConflict if isinstance(exc, duckdb.TransactionException) else EngineError
             raise kind(f"DuckDB error on {self.display_url}: {str(exc).splitlines()[0]}") from None
         except RuntimeError as exc:
-            # Ctrl-C while a statement runs: the client stops it and raises a plain RuntimeError (DuckDB 2.0), which
-            # the CLI reported as an unexpected error (exit 1) instead of an interrupted run (exit 130).
-            if str(exc) == "Query interrupted":
+            if _interrupted(exc):
                 raise KeyboardInterrupt from None
             raise
 
@@ -142,8 +140,17 @@ class DuckDBAdapter(EngineAdapter):
         try:
             cur = self._con.execute(f"SELECT * FROM {self.quote_qualified(table)} LIMIT 0")
         except Exception as exc:  # duckdb.CatalogException and friends
+            if _interrupted(exc):
+                raise KeyboardInterrupt from None
             raise EngineError(str(exc).splitlines()[0]) from None
         return [d[0] for d in cur.description]
+
+
+def _interrupted(exc: BaseException) -> bool:
+    """Ctrl-C while a statement runs: the client stops it and raises a plain RuntimeError (DuckDB 2.0), not
+    ``duckdb.InterruptException``; the CLI reported it as an unexpected error (exit 1), not an interrupted run
+    (exit 130)."""
+    return type(exc) is RuntimeError and str(exc) == "Query interrupted"
 
 
 def _literal(text: str) -> str:
