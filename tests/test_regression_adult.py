@@ -30,6 +30,7 @@ from sqlanon.criteria import KAnonymity
 from sqlanon.evaluation import NodeEvaluator
 from sqlanon.lattice.search import SearchProblem
 from sqlanon.lattice.search.exhaustive import ExhaustiveStrategy
+from sqlanon.lattice.search.flash import FlashStrategy
 from sqlanon.metrics import metric_by_name
 from sqlanon.session import Session
 
@@ -179,3 +180,33 @@ def test_benchmark_config_reproduces_regression_table(shared_datasets: Path) -> 
     assert result.transformation == expected["levels"]
     assert result.metrics["loss"] == pytest.approx(expected["value"], rel=0, abs=1e-12)
     assert result.suppressed_rows == expected["suppressed"]
+
+
+def test_flash_checks_no_node_above_one_worth_more_than_the_incumbent(shared_datasets: Path) -> None:
+    """DM* is monotone, feasible or not: once a checked node's value exceeds the incumbent's, no node above
+    it can be the optimum, and Flash must not check one (before this rule looked through direct
+    specializations only, 376 of the 688 checks of this case were such nodes)."""
+    suppression, metric_name = case = (0.05, "dm_star")
+    cfg = adult_config(shared_datasets, "flash", metric_name, suppression)
+    checks: list[tuple[tuple[int, ...], Fraction | int | None]] = []
+
+    class LoggingEvaluator(NodeEvaluator):
+        def evaluate(self, node: tuple[int, ...], for_metric: bool = True) -> Any:
+            if node not in self.cache:
+                checks.append((node, problem.best[0] if problem.best else None))
+            return super().evaluate(node, for_metric)
+
+    with Session(cfg) as session:
+        data = session.prepare()
+        ctx = dataclasses.replace(data.ctx, max_suppressed=cfg.privacy.max_suppressed(data.ctx.records))
+        evaluator = LoggingEvaluator(session.adapter, data.fset, K, loss_weights=False)
+        problem = SearchProblem(data.lattice, evaluator, metric_by_name(metric_name), ctx, monotone_criteria=True)
+        found = FlashStrategy().search(problem)
+    assert dict(zip(QIS, found.node or (), strict=True)) == REGRESSION[case]["levels"]
+    checked: dict[tuple[int, ...], int] = {}
+    for node, incumbent in checks:
+        above = [p for p, value in checked.items()
+                 if incumbent is not None and value > incumbent and all(a <= b for a, b in zip(p, node, strict=True))]
+        assert not above, f"{node} was checked above {above[0]} (DM* {checked[above[0]]} > incumbent {incumbent})"
+        checked[node] = evaluator.cache[node].dm_star
+    assert len(checks) == found.nodes_evaluated

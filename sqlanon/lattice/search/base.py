@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -51,6 +52,10 @@ class SearchProblem:
     best: SolutionKey | None = None
     space: SolutionSpace = field(init=False)
     _bounds: dict[Node, Fraction] = field(init=False, default_factory=dict)
+    #: Monotone metric: checked nodes by descending value (negated, for heapq) whose up-sets are not yet in
+    #: ``_outvalued``, and the nodes above a checked node whose value exceeds the incumbent's (see ``dominated``).
+    _checked_values: list[tuple[Fraction, Node]] = field(init=False, default_factory=list)
+    _outvalued: set[Node] = field(init=False, default_factory=set)
 
     def __post_init__(self) -> None:
         self.space = SolutionSpace(self.lattice, self.monotone_criteria)
@@ -65,8 +70,11 @@ class SearchProblem:
         return len(self.evaluator.cache.keys() | self.core.evaluator.cache.keys())
 
     def evaluate(self, node: Node, for_metric: bool = True) -> NodeStats:
+        fresh = node not in self.evaluator.cache
         stats = self.evaluator.evaluate(node, for_metric)
         self.space.set(node, stats.suppressed_records <= self.ctx.max_suppressed)
+        if fresh and self.metric.monotone:
+            heapq.heappush(self._checked_values, (-self.metric.value(node, stats, self.ctx), node))
         if self.progress is not None:
             self.progress(self.evaluator.evaluated, self.best[0] if self.best else None)
         return stats
@@ -106,16 +114,35 @@ class SearchProblem:
         return solution_key(b, node) >= self.best
 
     def dominated(self, node: Node) -> bool:
-        """True when a monotone metric's value at an evaluated direct specialization already cannot beat
-        the incumbent: that value bounds this node and all its generalizations. Unlike ``prunable`` this
-        does not follow the bound order, so a sorted scan may skip such a node but not stop at it."""
+        """True when a monotone metric's value at a checked specialization already cannot beat the incumbent:
+        that value bounds this node and all its generalizations, feasible or not. Unlike ``prunable`` this
+        does not follow the bound order, so a sorted scan may skip such a node but not stop at it. Any
+        specialization counts, not only the direct ones: ADULT k=5 5% DM* checked 376 of its 688 nodes above
+        a checked node already worth more than the incumbent."""
         if self.best is None or not self.metric.monotone:
             return False
+        self._spread_outvalued()
+        if node in self._outvalued:
+            return True
+        # A value equal to the incumbent's: the tie key of this node decides (direct specializations only).
         for p in self.lattice.predecessors(node):
             stats = self.evaluator.cache.get(p)
             if stats is not None and solution_key(self.metric.value(p, stats, self.ctx), node) >= self.best:
                 return True
         return False
+
+    def _spread_outvalued(self) -> None:
+        """Move the up-set of every checked node worth more than the incumbent into ``_outvalued``. The
+        incumbent only improves, so a node once outvalued stays so, and each node is visited once."""
+        assert self.best is not None
+        heap, seen = self._checked_values, self._outvalued
+        while heap and -heap[0][0] > self.best[0]:
+            stack = [heapq.heappop(heap)[1]]
+            while stack:
+                other = stack.pop()
+                if other not in seen:
+                    seen.add(other)
+                    stack.extend(self.lattice.successors(other))
 
     def consider(self, node: Node) -> Fraction | None:
         """Compute the metric of a node known or found to be feasible and update the incumbent."""

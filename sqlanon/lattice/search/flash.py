@@ -180,12 +180,14 @@ class FlashStrategy(SearchStrategy):
 
     @staticmethod
     def _check_path(problem: SearchProblem, path: list[Node]) -> Node | None:
-        """Binary search for the lowest feasible node on a chain of generalizations."""
+        """Binary search for the lowest feasible node on a chain of generalizations. A node that cannot beat
+        the incumbent (``dominated``, found as the probes raise the values they compare with) is not checked:
+        nor can any node above it, so the search goes on below it, and returns only a node it checked."""
         low, high = 0, len(path) - 1
         while low <= high:
             mid = (low + high) // 2
-            if problem.is_feasible(path[mid]):
+            if problem.dominated(path[mid]) or problem.is_feasible(path[mid]):
                 high = mid - 1
             else:
                 low = mid + 1
-        return path[low] if low < len(path) else None
+        return path[low] if low < len(path) and not problem.dominated(path[low]) else None
