@@ -212,6 +212,16 @@ CASES: dict[str, tuple[str, dict[str, Any]]] = {
         {"table": f"{PREFIX}fs", "levels": [0, 1, 3, 1], "grouped": [True, False, True, False], "k": 10,
          "loss_weights": False, **NO_MODELS},
     ),
+    "evaluate_node_suppression_only": (
+        "evaluate_node.sql.j2",
+        {"table": f"{PREFIX}fs", "levels": [0, 2], "grouped": [True, True], "k": 5, "loss_weights": False,
+         **NO_MODELS, "counted": []},
+    ),
+    "evaluate_node_dm_star_only": (
+        "evaluate_node.sql.j2",
+        {"table": f"{PREFIX}fs", "levels": [1, 2], "grouped": [True, True], "k": 5, "loss_weights": False,
+         **NO_MODELS, "counted": ["dm_star"]},
+    ),
     "evaluate_node_packed_key": (
         "evaluate_node.sql.j2",
         {"table": f"{PREFIX}fs", "levels": [0, 1, 3, 1], "grouped": [True, False, True, True], "k": 10,

@@ -21,15 +21,20 @@ _LEVEL_PATTERN = re.compile("\x1fL([0-9]+)\x1f")
 PREPARED_MAX_ROWS = 1_000_000
 
 
+#: Class statistics a node query may count besides the suppressed records, in the order of its columns.
+CLASS_STATISTICS = ("classes", "suppressed_classes", "dm_star")
+
+
 @dataclass(frozen=True)
 class NodeStats:
-    """Summary of one node's equivalence classes (before and after suppression)."""
+    """Summary of one node's equivalence classes (before and after suppression). A feasibility check counts
+    only what the metric reads (``class_statistics``); the others are then None."""
 
     node: Node
-    classes: int
+    classes: int | None
     suppressed_records: int
-    suppressed_classes: int
-    dm_star: int
+    suppressed_classes: int | None
+    dm_star: int | None
     #: Per QI: sum of Loss weights over suppressed records (None when not requested).
     suppressed_weights: tuple[int, ...] | None
     #: Records that this node and every specialization of it suppress at least (in double precision): the
@@ -44,6 +49,7 @@ class NodeEvaluator:
     def __init__(
         self, adapter: EngineAdapter, fset: FrequencySet, k: int, loss_weights: bool,
         criteria: Sequence[PrivacyCriterion] = (), float_sums: bool | None = None,
+        class_statistics: Sequence[str] = CLASS_STATISTICS,
     ) -> None:
         self.adapter = adapter
         self.fset = fset
@@ -59,6 +65,10 @@ class NodeEvaluator:
         #: Model node queries as one prepared statement with the levels as bind parameters (the k-only
         #: query is faster with its own plan: DuckDB hashes its columns' small code ranges perfectly).
         self.prepared = self.judged and adapter.PREPARED_NODE_QUERIES and fset.distinct <= PREPARED_MAX_ROWS
+        #: What a feasibility check counts besides the suppressed records (everything with models). Loss reads
+        #: none of it: ADULT's feasibility checks on DuckDB 1.75 -> 1.40 ms, FARS 3.30 -> 2.85, CUP 4.64 -> 4.08.
+        self.class_statistics = CLASS_STATISTICS if self.judged else tuple(
+            c for c in CLASS_STATISTICS if c in class_statistics)
         self.cache: dict[Node, NodeStats] = {}
         self._shapes: dict[tuple[bool, tuple[bool, ...]], tuple[str, list[object]]] = {}
         self.evaluated = 0
@@ -66,7 +76,8 @@ class NodeEvaluator:
     def context(self, node: Sequence[int | str], loss_weights: bool,
                 grouped: Sequence[bool] | None = None, generic: bool = False) -> dict[str, Any]:
         """Template context for a node (or for level markers, see ``sql``). ``generic``: the levels become bind
-        parameters choosing among every level's column (a frequency set with all of them)."""
+        parameters choosing among every level's column (a frequency set with all of them). A query with the
+        Loss weights counts every class statistic; a feasibility check only ``class_statistics``."""
         return {
             "table": self.fset.codes_table if self.fset.codes_table and not (loss_weights or self.judged)
             else self.fset.table,
@@ -81,7 +92,11 @@ class NodeEvaluator:
             "float_sums": self.float_sums,
             "level_heights": [len(codes) for codes in self.fset.distinct_codes] if generic else None,
             "radices": self._radices(grouped) if grouped is not None else None,
+            "counted": list(self._counted(loss_weights)),
         }
+
+    def _counted(self, loss_weights: bool) -> tuple[str, ...]:
+        return CLASS_STATISTICS if loss_weights else self.class_statistics
 
     def _radices(self, grouped: Sequence[bool]) -> list[int] | None:
         """Digits of the packed class key of a k-anonymity query (``PACKED_CLASS_KEY``): per QI one more than
@@ -144,14 +159,17 @@ class NodeEvaluator:
     def _run(self, node: Node, weights: bool) -> NodeStats:
         sql, params = self.sql(node, loss_weights=weights)
         row = (self.adapter.execute_prepared if self.prepared else self.adapter.execute)(sql, params)[0]
+        counted = self._counted(weights)
+        counts = {name: int(row[i] or 0) for i, name in enumerate(counted, start=1)}
+        rest = row[1 + len(counted):]
         return NodeStats(
             node=node,
-            classes=int(row[0]),
-            suppressed_records=int(row[1]),
-            suppressed_classes=int(row[2]),
-            dm_star=int(row[3] or 0),
-            suppressed_weights=tuple(int(v) for v in row[5 if self.judged else 4:]) if weights else None,
-            certain=float(row[4]) if self.judged else float(row[1]),
+            classes=counts.get("classes"),
+            suppressed_records=int(row[0]),
+            suppressed_classes=counts.get("suppressed_classes"),
+            dm_star=counts.get("dm_star"),
+            suppressed_weights=tuple(int(v) for v in rest[1 if self.judged else 0:]) if weights else None,
+            certain=float(rest[0]) if self.judged else float(row[0]),
         )
 
 

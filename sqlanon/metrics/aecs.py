@@ -13,6 +13,7 @@ from .base import InformationLossMetric, MetricContext
 class AecsMetric(InformationLossMetric):
     name = "aecs"
     monotone = False
+    class_statistics = ("classes", "suppressed_classes")
 
     def value(self, node: Node, stats: NodeStats, ctx: MetricContext) -> Fraction:
         kept_classes = stats.classes - stats.suppressed_classes

@@ -39,6 +39,9 @@ class InformationLossMetric:
     needs_loss_weights: ClassVar[bool] = False
     #: The value follows from the levels alone, so it equals the lower bound (WIL, precision, height).
     levels_determine_value: ClassVar[bool] = False
+    #: Class statistics the value reads besides the suppressed records (``NodeStats`` fields): a feasibility
+    #: check counts only these.
+    class_statistics: ClassVar[tuple[str, ...]] = ()
 
     def value(self, node: Node, stats: NodeStats, ctx: MetricContext) -> Fraction:
         raise NotImplementedError  # pragma: no cover

@@ -14,6 +14,7 @@ from .base import InformationLossMetric, MetricContext
 class DmStarMetric(InformationLossMetric):
     name = "dm_star"
     monotone = True
+    class_statistics = ("dm_star",)
 
     def value(self, node: Node, stats: NodeStats, ctx: MetricContext) -> Fraction:
         return Fraction(stats.dm_star)

@@ -11,14 +11,16 @@
 --          population only, optional: levels are bind parameters choosing among each QI's level columns, one
 --          prepared statement for every node; see NodeEvaluator), radices (k-anonymity query only, optional: per
 --          QI, one more than its largest code; the class key is then the grouped codes packed into one BIGINT
---          as mixed-radix digits, which PostgreSQL hashes faster than several columns: see NodeEvaluator)
--- columns: classes, suppressed_records, suppressed_classes, dm_star, [certain: with models or a population, a
---          lower bound on the suppressed records of the node and of every specialization (judge.sql.j2)],
---          then b{i} per QI when loss_weights
-SELECT count(*) AS classes,
-       coalesce(sum(CASE WHEN s < %s THEN s END), 0) AS suppressed_records,
-       count(CASE WHEN s < %s THEN 1 END) AS suppressed_classes,
-       sum(s * s) AS dm_star
+--          as mixed-radix digits, which PostgreSQL hashes faster than several columns: see NodeEvaluator),
+--          counted (k-anonymity query only, optional, default all: which of classes, suppressed_classes, dm_star
+--          to count; a feasibility check counts only what the metric reads: see NodeEvaluator)
+-- columns: suppressed_records, then classes, suppressed_classes, dm_star (all with models or a population, else
+--          those counted), [certain: with models or a population, a lower bound on the suppressed records of
+--          the node and of every specialization (judge.sql.j2)], then b{i} per QI when loss_weights
+SELECT coalesce(sum(CASE WHEN s < %s THEN s END), 0) AS suppressed_records
+     , count(*) AS classes
+     , count(CASE WHEN s < %s THEN 1 END) AS suppressed_classes
+     , sum(s * s) AS dm_star
      , coalesce(sum(CASE WHEN s < %s THEN b0 END), 0) AS b0
      , coalesce(sum(CASE WHEN s < %s THEN b1 END), 0) AS b1
      , coalesce(sum(CASE WHEN s < %s THEN b2 END), 0) AS b2

@@ -11,10 +11,12 @@
 --          population only, optional: levels are bind parameters choosing among each QI's level columns, one
 --          prepared statement for every node; see NodeEvaluator), radices (k-anonymity query only, optional: per
 --          QI, one more than its largest code; the class key is then the grouped codes packed into one BIGINT
---          as mixed-radix digits, which PostgreSQL hashes faster than several columns: see NodeEvaluator)
--- columns: classes, suppressed_records, suppressed_classes, dm_star, [certain: with models or a population, a
---          lower bound on the suppressed records of the node and of every specialization (judge.sql.j2)],
---          then b{i} per QI when loss_weights
+--          as mixed-radix digits, which PostgreSQL hashes faster than several columns: see NodeEvaluator),
+--          counted (k-anonymity query only, optional, default all: which of classes, suppressed_classes, dm_star
+--          to count; a feasibility check counts only what the metric reads: see NodeEvaluator)
+-- columns: suppressed_records, then classes, suppressed_classes, dm_star (all with models or a population, else
+--          those counted), [certain: with models or a population, a lower bound on the suppressed records of
+--          the node and of every specialization (judge.sql.j2)], then b{i} per QI when loss_weights
 WITH base AS NOT MATERIALIZED (
   SELECT q0_2 AS k0, q1_1 AS k1, s0, cnt
   FROM "sqlanon_0a1b2c3d_fs"
@@ -41,8 +43,8 @@ WITH base AS NOT MATERIALIZED (
   
 )
 
-SELECT count(*) AS classes,
-       coalesce(sum(CASE WHEN failed = 1 THEN s END), 0) AS suppressed_records,
+SELECT coalesce(sum(CASE WHEN failed = 1 THEN s END), 0) AS suppressed_records,
+       count(*) AS classes,
        count(CASE WHEN failed = 1 THEN 1 END) AS suppressed_classes,
        sum(s * s) AS dm_star,
        -- records every specialization of the node suppresses too: classes below k, shares of the others

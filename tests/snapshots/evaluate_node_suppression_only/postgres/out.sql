@@ -1,0 +1,26 @@
+-- evaluate_node: equivalence classes of one lattice node, computed from the frequency set.
+-- A class fails when it is smaller than k or fails any privacy model on a sensitive attribute (or
+-- delta-presence); its records are suppressed together (SEMANTICS.md; seed 000 Algorithm 3).
+-- context: table, levels (level per QI), k, loss_weights (bool), criteria (model contexts, may be empty),
+--          sensitive [{domain, height, values, numeric}], population (frequency set of the population or none),
+--          n (records considered), grouped (per QI, k-anonymity query only: false when its level has a
+--          single code in the data, so grouping by it splits no class; CUP on PostgreSQL: node queries
+--          10.3 -> 9.1 s), float_sums (sum counts and Loss weights as DOUBLE PRECISION: the caller
+--          has checked that every sum is an integer below 2^53, so each is exact; PostgreSQL sums BIGINT
+--          into NUMERIC, which made its node queries up to twice as slow), level_heights (models or a
+--          population only, optional: levels are bind parameters choosing among each QI's level columns, one
+--          prepared statement for every node; see NodeEvaluator), radices (k-anonymity query only, optional: per
+--          QI, one more than its largest code; the class key is then the grouped codes packed into one BIGINT
+--          as mixed-radix digits, which PostgreSQL hashes faster than several columns: see NodeEvaluator),
+--          counted (k-anonymity query only, optional, default all: which of classes, suppressed_classes, dm_star
+--          to count; a feasibility check counts only what the metric reads: see NodeEvaluator)
+-- columns: suppressed_records, then classes, suppressed_classes, dm_star (all with models or a population, else
+--          those counted), [certain: with models or a population, a lower bound on the suppressed records of
+--          the node and of every specialization (judge.sql.j2)], then b{i} per QI when loss_weights
+SELECT coalesce(sum(CASE WHEN s < %s THEN s END), 0) AS suppressed_records
+FROM (
+  SELECT sum(cnt) AS s
+  FROM "sqlanon_0a1b2c3d_fs"
+  GROUP BY q0_0, q1_2
+) AS classes
+-- bind parameters: [5]
