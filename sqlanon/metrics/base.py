@@ -39,6 +39,9 @@ class InformationLossMetric:
     needs_loss_weights: ClassVar[bool] = False
     #: The value follows from the levels alone, so it equals the lower bound (WIL, precision, height).
     levels_determine_value: ClassVar[bool] = False
+    #: The lower bound is the value with nothing suppressed, so a feasible node's value exceeds it only by the
+    #: cost of what is suppressed (Loss): nodes near the incumbent's bound are feasible only if nearly as good.
+    bound_is_unsuppressed_value: ClassVar[bool] = False
     #: Class statistics the value reads besides the suppressed records (``NodeStats`` fields): a feasibility
     #: check counts only these.
     class_statistics: ClassVar[tuple[str, ...]] = ()

@@ -74,6 +74,7 @@ class LossMetric(InformationLossMetric):
     name = "loss"
     monotone = False
     needs_loss_weights = True
+    bound_is_unsuppressed_value = True
 
     def value(self, node: Node, stats: NodeStats, ctx: MetricContext) -> Fraction:
         return Fraction(loss_numerator(node, ctx, stats.suppressed_records, stats.suppressed_weights))

@@ -14,7 +14,8 @@ whose metric lower bound cannot beat the incumbent. It has two forms:
 - Walk, otherwise (a suppression limit with Loss, DM* or AECS): values of feasible nodes can lie far
   above their bounds, the region shrinks slowly, and Flash's level-wise walk checks fewer nodes (DM*,
   ADULT k=5, 5%: 1,079 against 2,698 for cover). From every node whose feasibility is still unknown it
-  builds a greedy path of untagged generalizations and binary-searches it.
+  builds a greedy path of untagged generalizations and binary-searches it (with Loss, from the path's top
+  when the incumbent's bound cut it short: see ``_check_path``).
 
 Phase 2 finds the optimum among the candidates: for a monotone metric only the minimal feasible nodes,
 otherwise all feasible nodes, visited in order of the lower bound and skipped once the bound cannot
@@ -182,8 +183,19 @@ class FlashStrategy(SearchStrategy):
     def _check_path(problem: SearchProblem, path: list[Node]) -> Node | None:
         """Binary search for the lowest feasible node on a chain of generalizations. A node that cannot beat
         the incumbent (``dominated``, found as the probes raise the values they compare with) is not checked:
-        nor can any node above it, so the search goes on below it, and returns only a node it checked."""
+        nor can any node above it, so the search goes on below it, and returns only a node it checked.
+
+        When the incumbent's bound cut the path short and the bound is the value before suppression (Loss),
+        the top is checked first: a node just below that bound is feasible only if it is nearly as good as
+        the incumbent, so it is mostly infeasible, and then settles the whole path (and its down-set) at
+        once. ADULT k=10 1% Loss: 358 -> 166 nodes checked; with DM*'s loose bound it checks more."""
         low, high = 0, len(path) - 1
+        if problem.metric.bound_is_unsuppressed_value and problem.best is not None and any(
+            problem.space.tag(s) is None and problem.prunable(s) for s in problem.lattice.successors(path[-1])
+        ):
+            if not problem.is_feasible(path[-1]):
+                return None
+            high -= 1
         while low <= high:
             mid = (low + high) // 2
             if problem.dominated(path[mid]) or problem.is_feasible(path[mid]):

@@ -1,0 +1,73 @@
+"""Flash's binary search on a path of generalizations (``FlashStrategy._check_path``), on a stand-in problem:
+which nodes it checks, in which order, and what it returns."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import pytest
+
+from sqlanon.lattice import Lattice
+from sqlanon.lattice.search.flash import FlashStrategy
+from sqlanon.lattice.tagging import SolutionSpace
+from sqlanon.metrics.dm_star import DmStarMetric
+from sqlanon.metrics.loss import LossMetric
+
+#: One QI with nine levels: the path is the whole chain 0..7, and level 8 lies above the incumbent's bound.
+LATTICE = Lattice(heights=(9,), max_levels=(8,))
+PATH = [(level,) for level in range(8)]
+
+
+@dataclass
+class StandIn:
+    """What ``_check_path`` reads of a SearchProblem: nodes from level ``lowest_feasible`` up are feasible,
+    and level 8 cannot beat the incumbent (its bound is at least the incumbent's)."""
+
+    metric: object
+    lowest_feasible: int
+    best: object = "an incumbent"
+    lattice: Lattice = LATTICE
+    space: SolutionSpace = field(default_factory=lambda: SolutionSpace(LATTICE, monotone=True))
+    checked: list[tuple[int, ...]] = field(default_factory=list)
+
+    def prunable(self, node: tuple[int, ...]) -> bool:
+        return node[0] == 8
+
+    def dominated(self, node: tuple[int, ...]) -> bool:
+        return False
+
+    def is_feasible(self, node: tuple[int, ...]) -> bool:
+        tag = self.space.tag(node)
+        if tag is None:
+            self.checked.append(node)
+            tag = node[0] >= self.lowest_feasible
+            self.space.set(node, tag)
+        return tag
+
+
+def test_a_path_cut_by_the_loss_bound_is_settled_by_its_top_when_that_is_infeasible() -> None:
+    problem = StandIn(LossMetric(), lowest_feasible=9)
+    assert FlashStrategy._check_path(problem, PATH) is None
+    assert problem.checked == [(7,)]
+    assert all(problem.space.tag(node) is False for node in PATH)
+
+
+@pytest.mark.parametrize("lowest", range(8))
+def test_a_feasible_top_is_followed_by_the_binary_search_below_it(lowest: int) -> None:
+    problem = StandIn(LossMetric(), lowest_feasible=lowest)
+    assert FlashStrategy._check_path(problem, PATH) == (lowest,)
+    assert problem.checked[0] == (7,)
+    assert len(problem.checked) <= 1 + 3  # the top, then a binary search of the seven nodes below
+
+
+def test_without_an_incumbent_or_with_a_loose_bound_the_search_starts_in_the_middle() -> None:
+    for problem in (StandIn(LossMetric(), lowest_feasible=9, best=None), StandIn(DmStarMetric(), lowest_feasible=9)):
+        assert FlashStrategy._check_path(problem, PATH) is None
+        assert problem.checked == [(3,), (5,), (6,), (7,)]  # an infeasible path costs the whole binary search
+
+
+def test_a_path_that_reaches_the_top_of_the_lattice_starts_in_the_middle() -> None:
+    problem = StandIn(LossMetric(), lowest_feasible=9)
+    problem.prunable = lambda node: False  # type: ignore[method-assign]
+    FlashStrategy._check_path(problem, PATH)
+    assert problem.checked[0] == (3,)
