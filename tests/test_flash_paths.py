@@ -71,3 +71,11 @@ def test_a_path_that_reaches_the_top_of_the_lattice_starts_in_the_middle() -> No
     problem.prunable = lambda node: False  # type: ignore[method-assign]
     FlashStrategy._check_path(problem, PATH)
     assert problem.checked[0] == (3,)
+
+
+def test_k_anonymity_alone_is_checked_from_the_top_when_the_models_incumbent_cut_the_path() -> None:
+    """Non-monotone models: the core (k-anonymity alone) has no incumbent; the models' search prunes."""
+    core = StandIn(LossMetric(), lowest_feasible=9, best=None)
+    models = StandIn(LossMetric(), lowest_feasible=9)
+    assert FlashStrategy._check_path(core, PATH, bounds=models) is None  # type: ignore[arg-type]
+    assert core.checked == [(7,)] and models.checked == []
