@@ -16,6 +16,7 @@ class AecsMetric(InformationLossMetric):
     class_statistics = ("classes", "suppressed_classes")
 
     def value(self, node: Node, stats: NodeStats, ctx: MetricContext) -> Fraction:
+        assert stats.classes is not None and stats.suppressed_classes is not None, "counted by every check"
         kept_classes = stats.classes - stats.suppressed_classes
         if kept_classes == 0:
             return Fraction(0)

@@ -17,6 +17,7 @@ class DmStarMetric(InformationLossMetric):
     class_statistics = ("dm_star",)
 
     def value(self, node: Node, stats: NodeStats, ctx: MetricContext) -> Fraction:
+        assert stats.dm_star is not None, "DM* is counted by every check (class_statistics)"
         return Fraction(stats.dm_star)
 
     def lower_bound(self, node: Node, ctx: MetricContext) -> Fraction:
