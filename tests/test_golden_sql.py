@@ -27,6 +27,7 @@ from sqlanon.criteria import PrivacyCriterion
 from sqlanon.engines.base import EngineAdapter
 from sqlanon.engines.duckdb import DuckDBAdapter
 from sqlanon.engines.postgres import PostgresAdapter
+from sqlanon.evaluation.evaluator import CLASS_STATISTICS
 from sqlanon.templates import sql_root, template_names
 
 SNAPSHOTS = Path(__file__).resolve().parent / "snapshots"
@@ -42,7 +43,8 @@ PREFIX = "sqlanon_0a1b2c3d_"
 SOURCE = ("analytics", "patients")
 WEIRD_SOURCE = ("analytics", WEIRD)
 
-NO_MODELS: dict[str, Any] = {"criteria": [], "sensitive": [], "population": None, "n": 1000, "float_sums": False}
+NO_MODELS: dict[str, Any] = {"criteria": [], "sensitive": [], "population": None, "n": 1000, "float_sums": False,
+                             "counted": list(CLASS_STATISTICS)}
 
 
 #: Kinds whose models read the class summary, from the criteria's own declarations.

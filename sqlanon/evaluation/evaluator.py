@@ -159,6 +159,10 @@ class NodeEvaluator:
     def _run(self, node: Node, weights: bool) -> NodeStats:
         sql, params = self.sql(node, loss_weights=weights)
         row = (self.adapter.execute_prepared if self.prepared else self.adapter.execute)(sql, params)[0]
+        return self.stats_from_row(node, row, weights)
+
+    def stats_from_row(self, node: Node, row: Sequence[Any], weights: bool) -> NodeStats:
+        """The summary in a row of ``evaluate_node.sql.j2`` rendered with ``context(node, weights)``."""
         counted = self._counted(weights)
         counts = {name: int(row[i] or 0) for i, name in enumerate(counted, start=1)}
         rest = row[1 + len(counted):]

@@ -12,7 +12,7 @@
 --          prepared statement for every node; see NodeEvaluator), radices (k-anonymity query only, optional: per
 --          QI, one more than its largest code; the class key is then the grouped codes packed into one BIGINT
 --          as mixed-radix digits, which PostgreSQL hashes faster than several columns: see NodeEvaluator),
---          counted (k-anonymity query only, optional, default all: which of classes, suppressed_classes, dm_star
+--          counted (k-anonymity query only: which of classes, suppressed_classes, dm_star
 --          to count; a feasibility check counts only what the metric reads: see NodeEvaluator)
 -- columns: suppressed_records, then classes, suppressed_classes, dm_star (all with models or a population, else
 --          those counted), [certain: with models or a population, a lower bound on the suppressed records of
