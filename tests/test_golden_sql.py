@@ -183,6 +183,10 @@ CASES: dict[str, tuple[str, dict[str, Any]]] = {
         "create_demo_table.sql.j2",
         {"table": ("patients",), "rows": 1000},
     ),
+    "create_coded_table": (
+        "create_coded_table.sql.j2",
+        {"table": f"{PREFIX}c0", "height": 3},
+    ),
     "create_lookup_table": (
         "create_lookup_table.sql.j2",
         {"table": f"{PREFIX}h0", "height": 3},

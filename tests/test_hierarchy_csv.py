@@ -1,5 +1,8 @@
 """Hierarchy files parsed by the database (load_csv_hierarchy.sql.j2) load the rows Python's reader loads.
 
+Files up to loading.PYTHON_FILE_BYTES are read and coded in Python (test_hierarchy_encoding.py); larger ones
+are parsed by the database when they are plain.
+
 The database reads a plain file itself (sources.plain_csv); whatever it rejects, and every file that is not
 plain, goes through Python's reader, which loads it or words the error. These tests hold the two readers
 to the same rows, file by file, on both engines.
@@ -147,8 +150,10 @@ def test_a_hierarchy_from_a_pipe_is_read_once(duckdb_engine: Engine, tmp_path: P
 
 
 def test_anonymize_reads_hierarchy_files_in_the_database(engine: Engine, tmp_path: Path, monkeypatch) -> None:
-    """End to end: no row of a plain hierarchy file passes through Python; a file with quotes, which only
-    Python's reader parses, loads beside it, and the output is verified."""
+    """End to end, with files above the size Python codes (loading.PYTHON_FILE_BYTES): no row of a plain
+    hierarchy file passes through Python; a file with quotes, which only Python's reader parses, loads beside
+    it, and the output is verified."""
+    monkeypatch.setattr("sqlanon.hierarchy.loading.PYTHON_FILE_BYTES", 0)
     engine.create_table("people", {"zip": "VARCHAR", "age": "VARCHAR"},
                         [(f"1{i % 7}", str(20 + i % 5)) for i in range(40)])
     (tmp_path / "zip.csv").write_text("".join(f"1{i};1*;*\n" for i in range(7)), encoding="utf-8")
@@ -172,6 +177,7 @@ def test_anonymize_reads_hierarchy_files_in_the_database(engine: Engine, tmp_pat
     result = invoke("anonymize", config, "--json")
     assert result.exit_code == 0, result.output
     report = one_json_object(result.stdout)
-    assert inserted == [5], "only the file with quotes should pass through Python"
+    # only the file with quotes passes through Python, which codes it: its five values and the NULL row
+    assert inserted == [6], "only the file with quotes should pass through Python"
     assert report["verified"] is True
     assert report["rows"] == 40

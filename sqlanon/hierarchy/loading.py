@@ -11,16 +11,23 @@ from ..config.models import HierarchyConfig
 from ..engines.base import EngineAdapter
 from ..errors import ConfigError, EngineError, InputError
 from ..identifiers import parse_qualified_name
+from . import encoding
 from .sources import inline_rows, plain_csv, read_csv_hierarchy
 
 PROBLEM_LIMIT = 20
+#: Hierarchy files up to this size are read, checked and coded in Python (encoding.py), as inline mappings
+#: are: every benchmark hierarchy but CUP's ZIP (3.3 MB, 100,001 rows), which the database parses and codes.
+PYTHON_FILE_BYTES = 256 * 1024
 
 
 @dataclass(frozen=True)
 class LoadedHierarchy:
-    """A hierarchy that lives in the database as a raw and an integer-coded lookup table."""
+    """A hierarchy that lives in the database as an integer-coded lookup table (and a raw one, unless it was
+    coded in Python)."""
 
     attribute: str
+    #: The table validate_hierarchy.sql.j2 checks data values against: the raw lookup table, or the coded
+    #: one (same value and label columns) of a hierarchy coded in Python.
     raw_table: str
     coded_table: str
     height: int
@@ -54,14 +61,15 @@ def load_hierarchy(
     where = f"attributes.{attribute}.hierarchy"
     raw, coded = f"{prefix}h{index}", f"{prefix}c{index}"
     kind = config.kind
-    created.append(raw)
     rows: list[list[str | None]] | None = None
     loaded: int | None = None  # height of a CSV hierarchy the database read itself
     context = {"lookup": raw, "source": tuple(source), "column": attribute}
     if kind == "csv":
         assert config.csv is not None
         path = resolve(config.csv)
-        height = loaded = _load_plain_csv(adapter, config, path, raw, f"{prefix}s{index}")
+        if not _small_file(path):
+            created.append(raw)
+            height = loaded = _load_plain_csv(adapter, config, path, raw, f"{prefix}s{index}")
         if loaded is None:
             rows = read_csv_hierarchy(path, config.delimiter, config.null_value, where)
             height = len(rows[0]) - 1
@@ -96,11 +104,15 @@ def load_hierarchy(
     if config.loss is not None and len(config.loss) != height:
         raise ConfigError(f"{where}.loss: {len(config.loss)} values for a hierarchy of height {height}")
 
-    if loaded is None:  # else load_csv_hierarchy.sql.j2 created and filled it
-        adapter.run("create_lookup_table.sql.j2", table=raw, height=height)
+    if kind == "csv":
+        where = f"{where} (file {config.csv})"  # content errors name the hierarchy file too
     if rows is not None:
-        adapter.bulk_insert(adapter.quote_identifier(raw), height + 1, rows)
-    elif loaded is None:
+        leaves = _load_rows(adapter, rows, height, raw, coded, source, attribute, where, created, check_values)
+        return LoadedHierarchy(attribute=attribute, raw_table=coded, coded_table=coded, height=height, where=where,
+                               leaves=leaves, loss=tuple(config.loss) if config.loss is not None else None)
+    if loaded is None:  # else load_csv_hierarchy.sql.j2 created and filled it
+        created.append(raw)
+        adapter.run("create_lookup_table.sql.j2", table=raw, height=height)
         template = {
             "table": "copy_table_hierarchy.sql.j2",
             "intervals": "build_interval_hierarchy.sql.j2",
@@ -114,20 +126,10 @@ def load_hierarchy(
         except Exception as exc:
             raise InputError(f"{where}.{kind}: cannot build the hierarchy from column {attribute!r}: {exc}") from None
 
-    if kind == "csv":
-        where = f"{where} (file {config.csv})"  # content errors name the hierarchy file too
     _validate(adapter, raw, source, attribute, height, where, check_values)
     leaves, null_rows, top_labels, top_label = adapter.run("describe_hierarchy.sql.j2", lookup=raw, height=height)[0]
-    if leaves == 0:
-        raise InputError(f"{where}: the hierarchy has no values")
-    if null_rows > 1:
-        raise InputError(f"{where}: NULL is mapped more than once")
+    _check_description(where, leaves, null_rows, top_labels)
     if null_rows == 0:
-        if top_labels != 1:
-            raise InputError(
-                f"{where}: the top level has {top_labels} different values; extended match needs a single top "
-                f"value to generalize NULL to, or an explicit NULL mapping"
-            )
         adapter.run("add_null_row.sql.j2", lookup=raw, height=height, top_label=top_label)
     created.append(coded)
     adapter.run("encode_hierarchy.sql.j2", lookup=raw, coded=coded, height=height, null_explicit=null_rows == 1)
@@ -140,6 +142,50 @@ def load_hierarchy(
         leaves=int(leaves),
         loss=tuple(config.loss) if config.loss is not None else None,
     )
+
+
+def _small_file(path: Path) -> bool:
+    try:
+        return path.stat().st_size <= PYTHON_FILE_BYTES
+    except OSError:
+        return True  # Python's reader words the error
+
+
+def _load_rows(
+    adapter: EngineAdapter, rows: list[list[str | None]], height: int, raw: str, coded: str,
+    source: Sequence[str], attribute: str, where: str, created: list[str], check_values: bool,
+) -> int:
+    """The coded table of a hierarchy whose rows are in Python, checked and coded there; the number of
+    leaves. A hierarchy that is not a tree goes to the database after all, which lists its problems."""
+    if not encoding.well_formed(rows, height):
+        created.append(raw)
+        adapter.run("create_lookup_table.sql.j2", table=raw, height=height)
+        adapter.bulk_insert(adapter.quote_identifier(raw), height + 1, rows)
+        _validate(adapter, raw, source, attribute, height, where, check_values)
+        raise EngineError(f"{where}: the database found no fault in a hierarchy Python rejected")  # pragma: no cover
+    described = encoding.describe(rows)
+    _check_description(where, described.leaves, described.null_rows, described.top_labels)
+    null_explicit = described.null_rows == 1
+    if not null_explicit:
+        rows = [*rows, [None] * height + [described.top_label]]  # add_null_row.sql.j2
+    created.append(coded)
+    adapter.run("create_coded_table.sql.j2", table=coded, height=height)
+    adapter.bulk_insert(adapter.quote_identifier(coded), 2 + 3 * height, encoding.encode(rows, height, null_explicit))
+    if check_values:  # values of the data missing from level 0
+        _validate(adapter, coded, source, attribute, height, where)
+    return described.leaves
+
+
+def _check_description(where: str, leaves: int, null_rows: int, top_labels: int) -> None:
+    if leaves == 0:
+        raise InputError(f"{where}: the hierarchy has no values")
+    if null_rows > 1:
+        raise InputError(f"{where}: NULL is mapped more than once")
+    if null_rows == 0 and top_labels != 1:
+        raise InputError(
+            f"{where}: the top level has {top_labels} different values; extended match needs a single top "
+            f"value to generalize NULL to, or an explicit NULL mapping"
+        )
 
 
 def _load_plain_csv(

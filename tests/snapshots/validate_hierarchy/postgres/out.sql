@@ -28,7 +28,7 @@ WITH missing AS (
   SELECT "l1" AS value, 2 AS lvl FROM "sqlanon_0a1b2c3d_h0"
   WHERE value IS NOT NULL GROUP BY "l1" HAVING min("l2" COLLATE "C") <> max("l2" COLLATE "C")
   UNION ALL
-  SELECT NULL, NULL WHERE FALSE
+  SELECT CAST(NULL AS VARCHAR) AS value, CAST(NULL AS INTEGER) AS lvl WHERE FALSE  -- named: height 1 has no other branch
 ), incomplete AS (
   SELECT value, CASE
     WHEN "l0" IS NULL THEN 0

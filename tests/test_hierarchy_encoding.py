@@ -1,0 +1,146 @@
+"""A hierarchy coded in Python (hierarchy/encoding.py) is checked and coded exactly as the database does it.
+
+Small hierarchy files and inline mappings are checked, described and coded in Python; large files, tables and
+builders by validate_hierarchy, describe_hierarchy, add_null_row and encode_hierarchy in SQL. Random
+hierarchies (trees, and trees with a cell changed: two labels for a value, two parents for a label, a missing
+label; duplicate rows; explicit NULL mappings) go through both, on both engines.
+"""
+
+from __future__ import annotations
+
+import secrets
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from sqlanon.engines import adapter_for_url
+from sqlanon.hierarchy import encoding
+from tests.helpers import Engine, invoke, one_json_object, write_config
+
+#: Byte order differs from linguistic order here ('B' < 'a' < 'b' < 'é'); '' is a label like any other.
+LABELS = ["a", "b", "B", "é", "", "*", "x y"]
+
+
+@st.composite
+def hierarchies(draw) -> tuple[int, list[list[str | None]]]:
+    height = draw(st.integers(1, 4))
+    values = draw(st.lists(st.sampled_from(LABELS), min_size=1, max_size=7))  # repeats: duplicate rows
+    rows: list[list[str | None]] = [[v, v] for v in values]
+    for _ in range(1, height):
+        parent = {label: draw(st.sampled_from(LABELS)) for label in sorted({row[-1] for row in rows})}
+        rows = [[*row, parent[row[-1]]] for row in rows]
+    for _ in range(draw(st.integers(0, 2))):  # explicit NULL mappings
+        rows.append([None, None, *draw(st.lists(st.sampled_from(LABELS), min_size=height - 1, max_size=height - 1))])
+    for _ in range(draw(st.integers(0, 2))):  # a cell changed: the tree may break
+        row = draw(st.sampled_from(rows))
+        j = draw(st.integers(1, height))
+        row[j] = draw(st.sampled_from([*LABELS, None]))
+    return height, rows
+
+
+def _sql_side(adapter, rows: list[list[str | None]], height: int):
+    """What the database makes of the rows: problems, description, and the coded rows when it codes them."""
+    raw, coded = f"h_{secrets.token_hex(4)}", f"c_{secrets.token_hex(4)}"
+    adapter.run("create_lookup_table.sql.j2", table=raw, height=height)
+    adapter.bulk_insert(adapter.quote_identifier(raw), height + 1, rows)
+    problems = adapter.run("validate_hierarchy.sql.j2", lookup=raw, source=None, column="x", height=height, limit=20)
+    if problems:
+        return problems, None, None
+    description = tuple(adapter.run("describe_hierarchy.sql.j2", lookup=raw, height=height)[0])
+    leaves, null_rows, top_labels, top_label = description
+    if leaves == 0 or null_rows > 1 or (null_rows == 0 and top_labels != 1):
+        return problems, description, None
+    if null_rows == 0:
+        adapter.run("add_null_row.sql.j2", lookup=raw, height=height, top_label=top_label)
+    adapter.run("encode_hierarchy.sql.j2", lookup=raw, coded=coded, height=height, null_explicit=null_rows == 1)
+    return problems, description, adapter.execute(f'SELECT * FROM "{coded}"')
+
+
+def _key(row: tuple) -> list:
+    return [(v is None, v if isinstance(v, int) else str(v or "")) for v in row]
+
+
+@settings(max_examples=60, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(case=hierarchies())
+def test_python_checks_and_codes_a_hierarchy_as_the_database_does(engine: Engine, case) -> None:
+    height, rows = case
+    adapter = adapter_for_url(engine.url)
+    adapter.connect()
+    try:
+        problems, description, coded = _sql_side(adapter, rows, height)
+    finally:
+        adapter.close()
+    assert encoding.well_formed(rows, height) == (not problems), problems
+    if description is None:
+        return
+    ours = encoding.describe(rows)
+    assert (ours.leaves, ours.null_rows, ours.top_labels) == tuple(int(v) for v in description[:3])
+    if ours.top_labels == 1:
+        assert ours.top_label == description[3]
+    if coded is None:
+        return
+    with_null = rows if ours.null_rows else [*rows, [None] * height + [ours.top_label]]
+    mine = encoding.encode(with_null, height, null_explicit=ours.null_rows == 1)
+    assert sorted(mine, key=_key) == sorted((tuple(r) for r in coded), key=_key)
+
+
+def test_codes_follow_byte_order_with_null_last() -> None:
+    rows = [["b", "b", "*"], ["B", "B", "*"], ["é", "é", "*"], ["a", "a", "*"], [None, None, "*"]]
+    coded = {row[0]: row for row in encoding.encode(rows, 2, null_explicit=True)}
+    assert [coded[v][3] for v in ("B", "a", "b", "é", None)] == [1, 2, 3, 4, 5]
+    assert coded[None][1] == "N" and coded["a"][1] == "Va"
+    assert [coded[v][6] for v in ("B", None)] == [1, 1] and coded["a"][7] == 3  # top: 4 leaves carry '*'
+    assert coded[None][4] == 0  # a NULL label costs nothing
+
+
+def _people(engine: Engine, tmp_path: Path, hierarchy_text: str) -> Path:
+    engine.create_table("people", {"code": "VARCHAR"}, [(c,) for c in "aaabbbccccc"])
+    (tmp_path / "code.csv").write_text(hierarchy_text, encoding="utf-8")
+    return write_config(tmp_path / "c.yaml", {
+        "source": {"url": engine.url, "table": "people"},
+        "output": {"table": "people_out"},
+        "attributes": {"code": {"role": "quasi_identifier", "hierarchy": {"csv": "code.csv"}}},
+        "privacy": {"k": 5, "suppression_limit": 0},
+    })
+
+
+@pytest.mark.parametrize("large", [False, True], ids=["coded in Python", "coded by the database"])
+def test_a_broken_hierarchy_is_worded_the_same_either_way(
+    engine: Engine, tmp_path: Path, monkeypatch, large: bool
+) -> None:
+    """Python finds that the file is no tree; the database words the problems, as for a large file."""
+    if large:
+        monkeypatch.setattr("sqlanon.hierarchy.loading.PYTHON_FILE_BYTES", 0)
+    config = _people(engine, tmp_path, "a;ab;*\nb;ab;*\nb;bc;*\nc;bc;+\n")
+    result = invoke("anonymize", config)
+    assert result.exit_code == 2, result.output
+    assert "attributes.code.hierarchy (file code.csv): 1 value(s) map to more than one value at a level: " \
+           "'b' (level 1)" in result.output
+    assert "inconsistent levels, 2 label(s) have more than one parent at the next level: 'b' (level 0 -> 1), " \
+           "'bc' (level 1 -> 2)" in result.output
+
+
+@pytest.mark.parametrize("large", [False, True], ids=["coded in Python", "coded by the database"])
+def test_the_same_optimum_either_way(engine: Engine, tmp_path: Path, monkeypatch, large: bool) -> None:
+    if large:
+        monkeypatch.setattr("sqlanon.hierarchy.loading.PYTHON_FILE_BYTES", 0)
+    config = _people(engine, tmp_path, "a;ab;*\nb;ab;*\nc;c;*\n")
+    templates: list[str] = []
+    cls = type(adapter_for_url(engine.url))
+    original = cls.run
+
+    def spy(self, template: str, **context):
+        templates.append(template)
+        return original(self, template, **context)
+
+    monkeypatch.setattr(cls, "run", spy)
+    result = invoke("anonymize", config, "--json")
+    assert result.exit_code == 0, result.output
+    report = one_json_object(result.stdout)
+    assert report["transformation"] == {"code": 1} and report["verified"] is True
+    sql_coding = {"load_csv_hierarchy.sql.j2", "validate_hierarchy.sql.j2", "encode_hierarchy.sql.j2"}
+    assert sql_coding <= set(templates) if large else not sql_coding & set(templates)
+    assert ("create_coded_table.sql.j2" in templates) is not large
