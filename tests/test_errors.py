@@ -6,6 +6,7 @@ Credentials in database URLs never appear in any output.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import secrets
 from collections.abc import Iterator
@@ -579,11 +580,11 @@ def test_duckdb_node_queries_run_without_compressed_materialization(
     adapter = adapter_for_url(f"duckdb:///{tmp_path / 'own.duckdb'}")
     adapter.connect()
     try:
-        with adapter.node_query_settings():
+        with adapter.node_query_settings(1000):
             inside = setting(adapter)
         after = setting(adapter)
         adapter.execute("SET disabled_optimizers = 'join_order'")
-        with pytest.raises(RuntimeError), adapter.node_query_settings():
+        with pytest.raises(RuntimeError), adapter.node_query_settings(1000):
             inside_user = setting(adapter)
             raise RuntimeError("the search failed")
         after_user = setting(adapter)
@@ -602,6 +603,55 @@ def test_duckdb_node_queries_run_without_compressed_materialization(
     monkeypatch.setattr(evaluator.NodeEvaluator, "_run", run)
     sqlanon.anonymize(config_file(tmp_path, base_config(db.url)))
     assert seen and set(seen) == {"compressed_materialization"}
+
+
+def test_duckdb_node_queries_over_one_row_group_run_on_one_thread(
+    db: Engine, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A frequency set that fits in one row group is scanned by one thread anyway: the node queries run on
+    one thread, and the session's thread count comes back afterwards, after an error too. A larger frequency
+    set, or a ``threads`` setting in the URL, keeps the threads."""
+    import sqlanon
+    from sqlanon.engines import adapter_for_url
+    from sqlanon.engines.duckdb import ROW_GROUP_ROWS
+    from sqlanon.evaluation import evaluator
+
+    def threads(adapter) -> int:
+        return int(adapter.execute("SELECT current_setting('threads')")[0][0])
+
+    def inside(url: str, rows: int, fail: bool = False) -> tuple[int, int, int]:
+        adapter = adapter_for_url(url)
+        adapter.connect()
+        try:
+            before = threads(adapter)
+            with pytest.raises(RuntimeError) if fail else contextlib.nullcontext():
+                with adapter.node_query_settings(rows):
+                    during = threads(adapter)
+                    if fail:
+                        raise RuntimeError("the search failed")
+            return before, during, threads(adapter)
+        finally:
+            adapter.close()
+
+    url = f"duckdb:///{tmp_path / 'own.duckdb'}"
+    machine = inside(url, ROW_GROUP_ROWS + 1)[0]
+    if machine < 2:
+        pytest.skip("DuckDB runs on one thread on this machine")
+    assert inside(url, ROW_GROUP_ROWS) == (machine, 1, machine)
+    assert inside(url, ROW_GROUP_ROWS, fail=True) == (machine, 1, machine)
+    assert inside(url, ROW_GROUP_ROWS + 1) == (machine, machine, machine)
+    assert inside(url + "?threads=2", 10) == (2, 2, 2)
+
+    seen = []
+    original = evaluator.NodeEvaluator._run
+
+    def run(self, node, weights):
+        seen.append(threads(self.adapter))
+        return original(self, node, weights)
+
+    monkeypatch.setattr(evaluator.NodeEvaluator, "_run", run)
+    sqlanon.anonymize(config_file(tmp_path, base_config(db.url)))
+    assert seen and set(seen) == {1}
 
 
 PASSWORD_URLS = [

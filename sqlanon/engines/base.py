@@ -158,8 +158,9 @@ class EngineAdapter:
         self.execute("COMMIT")
 
     @contextmanager
-    def node_query_settings(self) -> Iterator[None]:
-        """Session settings for the search's many small node queries, restored afterwards (none here)."""
+    def node_query_settings(self, rows: int) -> Iterator[None]:
+        """Session settings for the search's many small node queries over a frequency set of ``rows`` rows,
+        restored afterwards (none here)."""
         yield
 
     # -- catalog -------------------------------------------------------------------------------
