@@ -158,9 +158,9 @@ class EngineAdapter:
         self.execute("COMMIT")
 
     @contextmanager
-    def node_query_settings(self, rows: int) -> Iterator[None]:
+    def node_query_settings(self, rows: int, judged: bool) -> Iterator[None]:
         """Session settings for the search's many small node queries over a frequency set of ``rows`` rows,
-        restored afterwards (none here)."""
+        with privacy models or a population (``judged``) or k-only, restored afterwards (none here)."""
         yield
 
     # -- catalog -------------------------------------------------------------------------------
