@@ -54,8 +54,10 @@ class SearchProblem:
     _bounds: dict[Node, Fraction] = field(init=False, default_factory=dict)
     #: Monotone metric: checked nodes by descending value (negated, for heapq) whose up-sets are not yet in
     #: ``_outvalued``, and the nodes above a checked node whose value exceeds the incumbent's (see ``dominated``).
-    _checked_values: list[tuple[Fraction, Node]] = field(init=False, default_factory=list)
+    _checked_values: list[tuple[Fraction | int, Node]] = field(init=False, default_factory=list)
     _outvalued: set[Node] = field(init=False, default_factory=set)
+    #: Monotone metric: the value of every checked node (as ``_fast`` gives it: ints compare ~20x faster).
+    _values: dict[Node, Fraction | int] = field(init=False, default_factory=dict)
 
     def __post_init__(self) -> None:
         self.space = SolutionSpace(self.lattice, self.monotone_criteria)
@@ -74,7 +76,8 @@ class SearchProblem:
         stats = self.evaluator.evaluate(node, for_metric)
         self.space.set(node, stats.suppressed_records <= self.ctx.max_suppressed)
         if fresh and self.metric.monotone:
-            heapq.heappush(self._checked_values, (-self.metric.value(node, stats, self.ctx), node))
+            value = self._values[node] = _fast(self.metric.value(node, stats, self.ctx))
+            heapq.heappush(self._checked_values, (-value, node))
         if self.progress is not None:
             self.progress(self.evaluator.evaluated, self.best[0] if self.best else None)
         return stats
@@ -126,8 +129,8 @@ class SearchProblem:
             return True
         # A value equal to the incumbent's: the tie key of this node decides (direct specializations only).
         for p in self.lattice.predecessors(node):
-            stats = self.evaluator.cache.get(p)
-            if stats is not None and solution_key(self.metric.value(p, stats, self.ctx), node) >= self.best:
+            value = self._values.get(p)
+            if value is not None and (value, *tie_key(node)) >= self.best:
                 return True
         return False
 
