@@ -58,7 +58,8 @@ class Session:
 
     def __exit__(self, *exc: Any) -> None:
         try:
-            for table in reversed(self.temporary):
+            # An ephemeral database (DuckDB's :memory:) ends with its connection, tables and all.
+            for table in () if self.adapter.ephemeral else reversed(self.temporary):
                 try:
                     self.adapter.run("drop_table.sql.j2", table=(table,))
                 except Exception:  # the connection may be gone; temporary tables die with it

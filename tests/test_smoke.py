@@ -30,3 +30,35 @@ def test_small_table_with_nulls(engine, tmp_path):
     assert out == 40 - result.suppressed_rows
     assert "people_out" in engine.tables()
     assert not any(t.startswith("sqlanon_") for t in engine.tables())
+
+
+def test_temporary_tables_are_dropped_unless_the_database_ends_with_the_run(tmp_path, monkeypatch):
+    """A database file keeps its connection's other objects, so each temporary table is dropped at the end;
+    an in-memory database ends with the connection, and the drops would only cost time."""
+    from sqlanon.engines.duckdb import DuckDBAdapter
+
+    csv = tmp_path / "people.csv"
+    csv.write_text("age;sex\n" + "".join(f"{20 + i % 7};{'FM'[i % 2]}\n" for i in range(40)), encoding="utf-8")
+    config = {
+        "source": {"csv": "people.csv", "delimiter": ";"},
+        "output": {"table": "people_out"},
+        "attributes": {
+            "age": {"role": "quasi_identifier", "hierarchy": {"intervals": {"widths": [5, 10]}}},
+            "sex": {"role": "quasi_identifier", "hierarchy": {"inline": {"F": ["*"], "M": ["*"]}}},
+        },
+        "privacy": {"k": 3, "suppression_limit": 0.1},
+    }
+    drops: list[str] = []
+    original = DuckDBAdapter.run
+
+    def run(self, template, **context):
+        if template == "drop_table.sql.j2":
+            drops.append(context["table"][0])
+        return original(self, template, **context)
+
+    monkeypatch.setattr(DuckDBAdapter, "run", run)
+    sqlanon.anonymize(parse_config(config, base_dir=tmp_path), db="duckdb:///:memory:", dry_run=True)
+    assert drops == []
+    sqlanon.anonymize(parse_config(config, base_dir=tmp_path), db=f"duckdb:///{tmp_path / 'db.duckdb'}",
+                      dry_run=True)
+    assert any(name.endswith("_src") for name in drops) and any(name.endswith("_fs") for name in drops)
