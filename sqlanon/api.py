@@ -194,7 +194,9 @@ def _run(
                              metric, data.ctx, monotone_criteria=True)
     problem = SearchProblem(data.lattice, evaluator, metric, data.ctx, monotone_criteria=monotone, progress=tick,
                             core=core)
-    with adapter.node_query_settings(data.fset.distinct, evaluator.judged):
+    # A population's frequency set (delta-presence) is joined by every query and its size is not counted.
+    scanned = data.fset.distinct if data.fset.population is None else None
+    with adapter.node_query_settings(scanned, evaluator.judged):
         node = _apply_fixed(cfg, data, problem, fixed, on_violation) if fixed is not None else None
         strategy = "fixed" if node is not None else cfg.search.strategy
         if node is None:

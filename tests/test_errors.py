@@ -658,6 +658,12 @@ def test_duckdb_node_queries_over_one_row_group_run_on_one_thread(
     monkeypatch.setattr(evaluator.NodeEvaluator, "_run", run)
     sqlanon.anonymize(config_file(tmp_path, base_config(db.url)))
     assert seen and set(seen) == {1}
+    # a population's frequency set is joined by every query and not counted: the threads stay
+    assert inside(url, None) == (machine, machine, machine)
+    seen.clear()
+    population = {"population_table": "t", "delta_min": 0, "delta_max": 1}
+    sqlanon.anonymize(config_file(tmp_path, base_config(db.url, delta_presence=population), "dp.yaml"), dry_run=True)
+    assert seen and set(seen) == {machine}
 
 
 PASSWORD_URLS = [

@@ -158,9 +158,9 @@ class EngineAdapter:
         self.execute("COMMIT")
 
     @contextmanager
-    def node_query_settings(self, rows: int, judged: bool) -> Iterator[None]:
-        """Session settings for the search's many small node queries over a frequency set of ``rows`` rows,
-        with privacy models or a population (``judged``) or k-only, restored afterwards (none here)."""
+    def node_query_settings(self, rows: int | None, judged: bool) -> Iterator[None]:
+        """Session settings for the search's many small node queries over frequency sets of ``rows`` rows (None:
+        unknown), with privacy models or a population (``judged``) or k-only, restored afterwards (none here)."""
         yield
 
     # -- catalog -------------------------------------------------------------------------------

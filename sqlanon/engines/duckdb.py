@@ -113,8 +113,8 @@ class DuckDBAdapter(EngineAdapter):
             raise
 
     @contextmanager
-    def node_query_settings(self, rows: int, judged: bool) -> Iterator[None]:
-        """For the search's many small queries over a frequency set of ``rows`` rows:
+    def node_query_settings(self, rows: int | None, judged: bool) -> Iterator[None]:
+        """For the search's many small queries over frequency sets of ``rows`` rows (None: unknown):
 
         * without compressed materialization, which narrows the group keys of every hash aggregate and widens
           them back: on frequency sets of 10^4-10^5 rows the casts cost more than they save (node queries
@@ -122,7 +122,7 @@ class DuckDBAdapter(EngineAdapter):
           the write-back keep it, as it saves memory on large tables;
         * when every query is k-only (not ``judged``), without the optimizer passes those never use
           (``K_ONLY_IDLE_OPTIMIZERS``);
-        * on one thread when the frequency set fits in one row group, which one thread scans anyway: waking
+        * on one thread when the frequency sets fit in one row group, which one thread scans anyway: waking
           the others for each query cost more than the rest of the aggregate shares (ADULT k=5 5%: whole
           runs 0.342 -> 0.299 s with one thread throughout).
 
@@ -138,7 +138,7 @@ class DuckDBAdapter(EngineAdapter):
         changed: dict[str, str] = {}
         if added:
             changed["disabled_optimizers"] = _literal(",".join([*names, *added]))
-        if rows <= ROW_GROUP_ROWS and "threads" not in self.settings and int(threads) > 1:
+        if rows is not None and rows <= ROW_GROUP_ROWS and "threads" not in self.settings and int(threads) > 1:
             changed["threads"] = "1"
         before = {"disabled_optimizers": _literal(str(optimizers)), "threads": str(int(threads))}
         for name, value in changed.items():
