@@ -108,24 +108,47 @@ def load_hierarchy(
         where = f"{where} (file {config.csv})"  # content errors name the hierarchy file too
     if rows is not None:
         leaves = _load_rows(adapter, rows, height, raw, coded, source, attribute, where, created, check_values)
-        return LoadedHierarchy(attribute=attribute, raw_table=coded, coded_table=coded, height=height, where=where,
-                               leaves=leaves, loss=tuple(config.loss) if config.loss is not None else None)
-    if loaded is None:  # else load_csv_hierarchy.sql.j2 created and filled it
-        created.append(raw)
-        adapter.run("create_lookup_table.sql.j2", table=raw, height=height)
-        template = {
-            "table": "copy_table_hierarchy.sql.j2",
-            "intervals": "build_interval_hierarchy.sql.j2",
-            "mask": "build_mask_hierarchy.sql.j2",
-            "dates": "build_date_hierarchy.sql.j2",
-        }[kind]
-        try:
-            adapter.run(template, **context)
-        except InputError:
-            raise
-        except Exception as exc:
-            raise InputError(f"{where}.{kind}: cannot build the hierarchy from column {attribute!r}: {exc}") from None
+        checked = coded  # same value and label columns as the raw table
+    else:
+        if loaded is None:  # else load_csv_hierarchy.sql.j2 created and filled it
+            created.append(raw)
+            adapter.run("create_lookup_table.sql.j2", table=raw, height=height)
+            _build(adapter, kind, context, where, attribute)
+        leaves = _code_in_database(adapter, raw, coded, source, attribute, height, where, created, check_values)
+        checked = raw
+    return LoadedHierarchy(
+        attribute=attribute,
+        raw_table=checked,
+        coded_table=coded,
+        height=height,
+        where=where,
+        leaves=leaves,
+        loss=tuple(config.loss) if config.loss is not None else None,
+    )
 
+
+def _build(adapter: EngineAdapter, kind: str, context: dict, where: str, attribute: str) -> None:
+    """Fill the lookup table from a table hierarchy or a builder (intervals, mask, dates)."""
+    template = {
+        "table": "copy_table_hierarchy.sql.j2",
+        "intervals": "build_interval_hierarchy.sql.j2",
+        "mask": "build_mask_hierarchy.sql.j2",
+        "dates": "build_date_hierarchy.sql.j2",
+    }[kind]
+    try:
+        adapter.run(template, **context)
+    except InputError:
+        raise
+    except Exception as exc:
+        raise InputError(f"{where}.{kind}: cannot build the hierarchy from column {attribute!r}: {exc}") from None
+
+
+def _code_in_database(
+    adapter: EngineAdapter, raw: str, coded: str, source: Sequence[str], attribute: str, height: int, where: str,
+    created: list[str], check_values: bool,
+) -> int:
+    """Validate, describe and encode the raw lookup table in SQL (``_load_rows`` does it in Python); the
+    number of leaves."""
     _validate(adapter, raw, source, attribute, height, where, check_values)
     leaves, null_rows, top_labels, top_label = adapter.run("describe_hierarchy.sql.j2", lookup=raw, height=height)[0]
     _check_description(where, leaves, null_rows, top_labels)
@@ -133,15 +156,7 @@ def load_hierarchy(
         adapter.run("add_null_row.sql.j2", lookup=raw, height=height, top_label=top_label)
     created.append(coded)
     adapter.run("encode_hierarchy.sql.j2", lookup=raw, coded=coded, height=height, null_explicit=null_rows == 1)
-    return LoadedHierarchy(
-        attribute=attribute,
-        raw_table=raw,
-        coded_table=coded,
-        height=height,
-        where=where,
-        leaves=int(leaves),
-        loss=tuple(config.loss) if config.loss is not None else None,
-    )
+    return int(leaves)
 
 
 def _small_file(path: Path) -> bool:

@@ -130,7 +130,7 @@ class SearchProblem:
         # A value equal to the incumbent's: the tie key of this node decides (direct specializations only).
         for p in self.lattice.predecessors(node):
             value = self._values.get(p)
-            if value is not None and (value, *tie_key(node)) >= self.best:
+            if value is not None and solution_key(value, node) >= self.best:
                 return True
         return False
 
