@@ -10,7 +10,10 @@ WITH missing AS (
   GROUP BY CAST(s."we""ird; col" AS VARCHAR)
 ), ambiguous AS (
   -- min <> max: two different non-NULL labels, as count(DISTINCT) > 1 but hashed instead of sorted per level;
-  -- bytewise, because only (in)equality matters and PostgreSQL's linguistic comparison is slow
+  -- bytewise, because only (in)equality matters and PostgreSQL's linguistic comparison is slow. Only values
+  -- on several rows can be ambiguous: finding those first spares the text min/max of every row (CUP's
+  -- 100,001-row ZIP hierarchy: validation 331 -> 175 ms on PostgreSQL, 49 -> 26 ms on DuckDB). The NULL
+  -- value's rows always go through (IN never matches NULL).
   SELECT value, lvl FROM (
     SELECT value, CASE
       WHEN min("l0" COLLATE "C") <> max("l0" COLLATE "C") THEN 0
@@ -18,6 +21,8 @@ WITH missing AS (
       WHEN min("l2" COLLATE "C") <> max("l2" COLLATE "C") THEN 2
     END AS lvl
     FROM "sqlanon_0a1b2c3d_h0"
+    WHERE value IS NULL
+       OR value IN (SELECT value FROM "sqlanon_0a1b2c3d_h0" WHERE value IS NOT NULL GROUP BY value HAVING count(*) > 1)
     GROUP BY value
   ) AS first_ambiguous
   WHERE lvl IS NOT NULL
