@@ -53,9 +53,23 @@ class InformationLossMetric:
         """A bound <= the value of this node and of every generalization of it (so it may prune them)."""
         raise NotImplementedError  # pragma: no cover
 
+    def lower_bounds(self, max_levels: tuple[int, ...], ctx: MetricContext) -> list[int] | None:
+        """``lower_bound`` of every node up to ``max_levels``, in ``Lattice.nodes()`` order, as ints; None when
+        the metric has no faster way than node by node. Flash takes every bound: one pass over per-QI tables
+        is ~5x faster than calling ``lower_bound`` for each of ADULT's 4,320 nodes (7-8.5 -> ~1.5 ms)."""
+        return None
+
     def value_without_evaluation(self, node: Node, ctx: MetricContext, feasible: bool) -> Fraction | None:
         """The exact value when it follows from the levels alone (then no SQL is needed)."""
         return None
 
     def display(self, value: Fraction, ctx: MetricContext) -> float:
         return float(value)
+
+
+def products(columns: list[tuple[int, ...]]) -> list[int]:
+    """The product of one entry per column for every combination, in ``itertools.product`` order."""
+    out = [1]
+    for column in columns:
+        out = [a * b for a in out for b in column]
+    return out

@@ -8,7 +8,7 @@ from math import prod
 
 from ..evaluation.evaluator import NodeStats
 from ..lattice import Node
-from .base import InformationLossMetric, MetricContext
+from .base import InformationLossMetric, MetricContext, products
 
 
 class DmStarMetric(InformationLossMetric):
@@ -25,7 +25,16 @@ class DmStarMetric(InformationLossMetric):
         # both counts shrink along a generalization, so the bound grows: valid for all generalizations.
         # DM* is an integer, so the bound is rounded up: as tight, and the search sorts and compares integral
         # bounds as plain ints (ADULT k=5 5%: its Python time without the queries 95 -> 53 ms).
-        classes = min(prod(ctx.distinct_codes[i][level] for i, level in enumerate(node)), ctx.distinct_rows)
-        if classes == 0:
-            return Fraction(0)
-        return Fraction(max(-(-ctx.records * ctx.records // classes), ctx.records))
+        return Fraction(_bound(prod(ctx.distinct_codes[i][level] for i, level in enumerate(node)), ctx))
+
+    def lower_bounds(self, max_levels: tuple[int, ...], ctx: MetricContext) -> list[int]:
+        codes = products([d[: m + 1] for d, m in zip(ctx.distinct_codes, max_levels, strict=True)])
+        return [_bound(c, ctx) for c in codes]
+
+
+def _bound(code_combinations: int, ctx: MetricContext) -> int:
+    """ceil(n^2 / classes), at least n, with classes <= min(code combinations, distinct rows); 0 without rows."""
+    classes = min(code_combinations, ctx.distinct_rows)
+    if classes == 0:
+        return 0
+    return max(-(-ctx.records * ctx.records // classes), ctx.records)

@@ -13,7 +13,7 @@ from math import prod
 
 from ..evaluation.evaluator import NodeStats
 from ..lattice import Node
-from .base import InformationLossMetric, MetricContext
+from .base import InformationLossMetric, MetricContext, products
 
 
 def unit_weight(big_n: int) -> int:
@@ -83,6 +83,10 @@ class LossMetric(InformationLossMetric):
         # Without the suppression term: each suppressed record costs 1 >= (c - 1) / (N - 1), and c only
         # grows along a generalization, so this bound is valid and monotone (SEMANTICS.md).
         return Fraction(loss_numerator(node, ctx, 0, None))
+
+    def lower_bounds(self, max_levels: tuple[int, ...], ctx: MetricContext) -> list[int]:
+        _, factors = _factors(ctx)
+        return products([f[: m + 1] for f, m in zip(factors, max_levels, strict=True)])
 
     def value_without_evaluation(self, node: Node, ctx: MetricContext, feasible: bool) -> Fraction | None:
         if feasible and ctx.max_suppressed == 0:

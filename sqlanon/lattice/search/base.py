@@ -96,6 +96,14 @@ class SearchProblem:
             return tag
         return self.evaluate(node, for_metric=False).suppressed_records <= self.ctx.max_suppressed
 
+    def precompute_bounds(self) -> None:
+        """Every node's bound at once, where the metric can (``lower_bounds``): for searches that take them all."""
+        if self._bounds:
+            return
+        table = self.metric.lower_bounds(self.lattice.max_levels, self.ctx)
+        if table is not None:
+            self._bounds.update(zip(self.lattice.nodes(), table, strict=True))
+
     def bound(self, node: Node) -> Fraction:
         """The metric's lower bound for this node and its generalizations (memoized)."""
         value = self._bounds.get(node)

@@ -41,6 +41,7 @@ class FlashStrategy(SearchStrategy):
 
     def search(self, problem: SearchProblem) -> SearchResult:
         lattice, space = problem.lattice, problem.space
+        problem.precompute_bounds()  # every phase below sorts all nodes by their bounds
         order = problem.bound_key  # heuristic order within a level: most promising first
 
         if problem.monotone_criteria:
