@@ -26,7 +26,8 @@ WITH base AS NOT MATERIALIZED (
 )
 , classes AS (
   SELECT d.k0, d.k1, sum(d.c) AS s, sum(d.w0) AS b0, sum(d.w1) AS b1
-       , count(*) AS nv, max(d.c) AS maxc, sum(d.c * ln(CAST(d.c AS DOUBLE PRECISION))) AS clogc
+       , count(*) AS nv
+       , sum(d.c * ln(CAST(d.c AS DOUBLE PRECISION))) AS clogc
   FROM d0 AS d
   GROUP BY d.k0, d.k1
 )
@@ -34,8 +35,9 @@ WITH base AS NOT MATERIALIZED (
   SELECT k0, k1, s1 AS v, sum(cnt) AS c FROM base GROUP BY k0, k1, s1
 )
 , a1 AS (
-  SELECT d.k0, d.k1, count(*) AS nv, max(d.c) AS maxc,
-         sum(d.c * ln(CAST(d.c AS DOUBLE PRECISION))) AS clogc
+  SELECT d.k0, d.k1
+       , count(*) AS nv
+       , max(d.c) AS maxc
        , max(dom.num) AS max_num, min(dom.num) AS min_num
   FROM d1 AS d
   JOIN "sqlanon_0a1b2c3d_d1" AS dom ON dom.code = d.v

@@ -26,7 +26,6 @@ WITH base AS NOT MATERIALIZED (
 )
 , classes AS (
   SELECT d.k0, d.k1, sum(d.c) AS s
-       , count(*) AS nv, max(d.c) AS maxc, sum(d.c * ln(CAST(d.c AS DOUBLE PRECISION))) AS clogc
        , max(dom.num) AS max_num, min(dom.num) AS min_num
   FROM d0 AS d
   LEFT JOIN "sqlanon_0a1b2c3d_d0" AS dom ON dom.code = d.v
