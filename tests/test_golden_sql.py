@@ -47,15 +47,12 @@ NO_MODELS: dict[str, Any] = {"criteria": [], "sensitive": [], "population": None
                              "counted": list(CLASS_STATISTICS)}
 
 
-#: Kinds whose models read the class summary, from the criteria's own declarations.
-SUMMARY_KINDS = {
-    c.kind for c in PrivacyCriterion.__subclasses__()
-    if isinstance(c.requirements, frozenset) and "class_summary" in c.requirements
-}
+#: The class summary columns each kind's model reads, from the criteria's own declarations.
+SUMMARY_COLUMNS = {c.kind: list(c.summary_columns) for c in PrivacyCriterion.__subclasses__()}
 
 
 def _model(kind: str, index: int, attribute: int | None, **params: Any) -> dict[str, Any]:
-    return {"kind": kind, "index": index, "attribute": attribute, "summary": kind in SUMMARY_KINDS, **params}
+    return {"kind": kind, "index": index, "attribute": attribute, "summary_columns": SUMMARY_COLUMNS[kind], **params}
 
 
 #: Every privacy model kind on two sensitive attributes, plus delta-presence.

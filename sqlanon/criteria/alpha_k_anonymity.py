@@ -14,7 +14,8 @@ from .base import PrivacyCriterion
 @dataclass(frozen=True)
 class AlphaKAnonymity(PrivacyCriterion):
     kind = "alpha_k_anonymity"
-    requirements = frozenset({"distribution", "class_summary"})
+    requirements = frozenset({"distribution"})
+    summary_columns = ("maxc",)
     alpha: float = 1.0
 
     def is_monotonic_with_generalization(self) -> bool:

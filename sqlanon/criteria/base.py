@@ -28,9 +28,12 @@ class PrivacyCriterion:
 
     #: Name in reports and configs, and the macro selector in the templates.
     kind: ClassVar[str]
-    #: Aggregates the node query must compute for this model ("class_summary": the per-class distinct
-    #: values, largest count, sum c ln c and numeric range of its sensitive attribute, a{i} in judge.sql.j2).
+    #: Aggregates the node query must compute for this model.
     requirements: ClassVar[frozenset[str]] = frozenset()
+    #: Columns of its sensitive attribute's per-class summary that the model's SQL reads (classes or a{i} in
+    #: judge.sql.j2): nv distinct values, maxc largest count, clogc sum c ln c, range (max_num and min_num).
+    #: Only these are computed: the others cost a query an aggregate each, a logarithm or a join.
+    summary_columns: ClassVar[tuple[str, ...]] = ()
     #: Index of the sensitive attribute (position among sensitive attributes with models), or None.
     attribute: int | None = None
     #: Name of the sensitive attribute, for reports.
@@ -49,7 +52,7 @@ class PrivacyCriterion:
 
     def context(self, index: int) -> dict[str, Any]:
         return {"kind": self.kind, "index": index, "attribute": self.attribute,
-                "summary": "class_summary" in self.requirements, **self.parameters()}
+                "summary_columns": list(self.summary_columns), **self.parameters()}
 
     @staticmethod
     def ratio(value: float) -> dict[str, int]:

@@ -14,7 +14,8 @@ from .base import PrivacyCriterion
 @dataclass(frozen=True)
 class DistinctLDiversity(PrivacyCriterion):
     kind = "distinct_l_diversity"
-    requirements = frozenset({"distribution", "class_summary"})
+    requirements = frozenset({"distribution"})
+    summary_columns = ("nv",)
     l: int = 1
 
     def is_monotonic_with_generalization(self) -> bool:

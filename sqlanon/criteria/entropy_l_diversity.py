@@ -19,7 +19,8 @@ ENTROPY_TOLERANCE = 1e-9
 @dataclass(frozen=True)
 class EntropyLDiversity(PrivacyCriterion):
     kind = "entropy_l_diversity"
-    requirements = frozenset({"distribution", "class_summary", "entropy"})
+    requirements = frozenset({"distribution", "entropy"})
+    summary_columns = ("clogc",)
     l: float = 1.0
 
     def is_monotonic_with_generalization(self) -> bool:

@@ -14,7 +14,8 @@ from .base import PrivacyCriterion
 @dataclass(frozen=True)
 class KEAnonymity(PrivacyCriterion):
     kind = "k_e_anonymity"
-    requirements = frozenset({"distribution", "class_summary", "numeric"})
+    requirements = frozenset({"distribution", "numeric"})
+    summary_columns = ("range",)
     e: float = 0.0
 
     def is_monotonic_with_generalization(self) -> bool:

@@ -14,7 +14,8 @@ from .base import PrivacyCriterion
 @dataclass(frozen=True)
 class PSensitivity(PrivacyCriterion):
     kind = "p_sensitivity"
-    requirements = frozenset({"distribution", "class_summary"})
+    requirements = frozenset({"distribution"})
+    summary_columns = ("nv",)
     p: int = 1
 
     def is_monotonic_with_generalization(self) -> bool:

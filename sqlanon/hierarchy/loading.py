@@ -28,7 +28,7 @@ class LoadedHierarchy:
     attribute: str
     #: The table validate_hierarchy.sql.j2 checks data values against: the raw lookup table, or the coded
     #: one (same value and label columns) of a hierarchy coded in Python.
-    raw_table: str
+    values_table: str
     coded_table: str
     height: int
     #: Where error messages about it point (config key, and the file of a CSV hierarchy).
@@ -118,7 +118,7 @@ def load_hierarchy(
         checked = raw
     return LoadedHierarchy(
         attribute=attribute,
-        raw_table=checked,
+        values_table=checked,
         coded_table=coded,
         height=height,
         where=where,
@@ -231,7 +231,7 @@ def validate_hierarchy_values(
     adapter: EngineAdapter, hierarchy: LoadedHierarchy, source: Sequence[str], where: str
 ) -> None:
     """Validate a loaded hierarchy against another table's column of the same name (a population)."""
-    _validate(adapter, hierarchy.raw_table, source, hierarchy.attribute, hierarchy.height, where)
+    _validate(adapter, hierarchy.values_table, source, hierarchy.attribute, hierarchy.height, where)
 
 
 def _validate(
