@@ -79,3 +79,65 @@ def test_k_anonymity_alone_is_checked_from_the_top_when_the_models_incumbent_cut
     models = StandIn(LossMetric(), lowest_feasible=9)
     assert FlashStrategy._check_path(core, PATH, bounds=models) is None  # type: ignore[arg-type]
     assert core.checked == [(7,)] and models.checked == []
+
+
+@dataclass
+class Stats:
+    certain: float
+
+
+@dataclass
+class CertifyingStandIn:
+    """What ``_settle_by_certain_suppression`` reads of a SearchProblem with non-monotone models: the chain's
+    nodes up to ``highest_certified`` prove that every specialization suppresses more than the limit (their
+    certain suppression is 10 against a limit of 5), the nodes from ``lowest_feasible`` up are feasible,
+    and level 8 cannot beat the incumbent."""
+
+    highest_certified: int
+    lowest_feasible: int = 9
+    lattice: Lattice = LATTICE
+    space: SolutionSpace = field(default_factory=lambda: SolutionSpace(LATTICE, monotone=False))
+    checked: list[tuple[int, ...]] = field(default_factory=list)
+    considered: list[tuple[int, ...]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.evaluator = type("Evaluator", (), {"cache": {}, "fset": type("Fset", (), {"records": 100})})()
+        self.ctx = type("Ctx", (), {"max_suppressed": 5})()
+
+    def prunable(self, node: tuple[int, ...]) -> bool:
+        return node[0] == 8
+
+    def dominated(self, node: tuple[int, ...]) -> bool:
+        return False
+
+    def bound_key(self, node: tuple[int, ...]) -> tuple[int, ...]:
+        return node
+
+    def evaluate(self, node: tuple[int, ...], for_metric: bool = True) -> Stats:
+        self.checked.append(node)
+        stats = self.evaluator.cache[node] = Stats(10.0 if node[0] <= self.highest_certified else 0.0)
+        self.space.set(node, node[0] >= self.lowest_feasible)
+        return stats
+
+    def consider(self, node: tuple[int, ...]) -> None:
+        self.considered.append(node)
+
+
+@pytest.mark.parametrize("highest", range(3, 8))
+def test_certain_suppression_search_goes_on_above_the_first_node_that_settles_the_start(highest: int) -> None:
+    """The first probe (the middle of the chain 0..7) already settles the start; the search goes on up, as a
+    higher certified node settles a larger down-set, and finds the highest one on the chain."""
+    problem = CertifyingStandIn(highest_certified=highest, lowest_feasible=highest + 1)
+    FlashStrategy()._settle_by_certain_suppression(problem, (0,))  # type: ignore[arg-type]
+    assert problem.checked[0] == (3,)
+    assert len(problem.checked) <= 4
+    assert all(problem.space.tag((level,)) is False for level in range(highest + 1))
+    assert problem.space.tag((highest + 1,)) is not False  # feasible, or never checked
+
+
+def test_certain_suppression_search_ends_at_the_start_when_nothing_above_settles_it() -> None:
+    problem = CertifyingStandIn(highest_certified=-1, lowest_feasible=2)
+    FlashStrategy()._settle_by_certain_suppression(problem, (0,))  # type: ignore[arg-type]
+    assert problem.checked == [(3,), (1,), (0,)]
+    assert problem.considered == [(3,)]  # a feasible node met on the way is a candidate at once
+    assert problem.space.tag((0,)) is False and problem.space.tag((2,)) is None

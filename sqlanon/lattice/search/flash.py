@@ -76,12 +76,18 @@ class FlashStrategy(SearchStrategy):
     def _settle_by_certain_suppression(self, problem: SearchProblem, node: Node) -> None:
         """Non-monotone models: binary-search a greedy path of generalizations of the node for the highest
         one whose certain suppression exceeds the limit; that node settles its whole down-set, the node
-        included, as infeasible (ADULT + equal 0.2-closeness: 3,274 -> ~1,000 nodes checked). Certain
-        suppression is not monotone along the path, so this is a heuristic for where to look; every tag it
-        sets is proved. A feasible node met on the way becomes a candidate at once."""
+        included, as infeasible. Certain suppression is not monotone along the path, so this is a heuristic
+        for where to look; every tag it sets is proved. A feasible node met on the way becomes a candidate
+        at once.
+
+        The search goes on above a node that settled the path's start: a higher one settles a larger
+        down-set, which holds later candidates. Stopping at the first one checked ADULT + equal
+        0.2-closeness's 899 nodes with 268 model and 635 k-anonymity queries; going on, 418 nodes with 115
+        and 309 (DM*: 1,063 -> 687 nodes). Entropy 3-diversity with DM* pays for it, 561 -> 622 model
+        queries, as its certificates lie low; always starting from the path's top took 933 there."""
         path = self._find_path(problem, node)
         low, high = 0, len(path) - 1
-        while low <= high and problem.space.tag(node) is None:
+        while low <= high:
             mid = (low + high) // 2
             problem.evaluate(path[mid], for_metric=False)
             if self._certify(problem, path[mid]):
