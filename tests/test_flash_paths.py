@@ -4,6 +4,7 @@ which nodes it checks, in which order, and what it returns."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from types import SimpleNamespace
 
 import pytest
 
@@ -101,8 +102,8 @@ class CertifyingStandIn:
     considered: list[tuple[int, ...]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
-        self.evaluator = type("Evaluator", (), {"cache": {}, "fset": type("Fset", (), {"records": 100})})()
-        self.ctx = type("Ctx", (), {"max_suppressed": 5})()
+        self.evaluator = SimpleNamespace(cache={}, fset=SimpleNamespace(records=100))
+        self.ctx = SimpleNamespace(max_suppressed=5)
 
     def prunable(self, node: tuple[int, ...]) -> bool:
         return node[0] == 8
@@ -128,7 +129,7 @@ def test_certain_suppression_search_goes_on_above_the_first_node_that_settles_th
     """The first probe (the middle of the chain 0..7) already settles the start; the search goes on up, as a
     higher certified node settles a larger down-set, and finds the highest one on the chain."""
     problem = CertifyingStandIn(highest_certified=highest, lowest_feasible=highest + 1)
-    FlashStrategy()._settle_by_certain_suppression(problem, (0,), [0, 0])  # type: ignore[arg-type]
+    FlashStrategy()._settle_by_certain_suppression(problem, (0,))  # type: ignore[arg-type]
     assert problem.checked[0] == (3,)
     assert len(problem.checked) <= 4
     assert all(problem.space.tag((level,)) is False for level in range(highest + 1))
@@ -137,7 +138,7 @@ def test_certain_suppression_search_goes_on_above_the_first_node_that_settles_th
 
 def test_certain_suppression_search_ends_at_the_start_when_nothing_above_settles_it() -> None:
     problem = CertifyingStandIn(highest_certified=-1, lowest_feasible=2)
-    FlashStrategy()._settle_by_certain_suppression(problem, (0,), [0, 0])  # type: ignore[arg-type]
+    FlashStrategy()._settle_by_certain_suppression(problem, (0,))  # type: ignore[arg-type]
     assert problem.checked == [(3,), (1,), (0,)]
     assert problem.considered == [(3,)]  # a feasible node met on the way is a candidate at once
     assert problem.space.tag((0,)) is False and problem.space.tag((2,)) is None

@@ -234,8 +234,7 @@ def test_flash_with_equal_closeness_finds_the_exhaustive_optimum_and_settles_bef
     monkeypatch.setattr(FlashStrategy, "_core_feasible",
                         lambda self, problem, node: order.append(("k", node)) or core(self, problem, node))
     monkeypatch.setattr(FlashStrategy, "_settle_by_certain_suppression",
-                        lambda self, problem, node, probes: order.append(("settle", node))
-                        or settle(self, problem, node, probes))
+                        lambda self, problem, node: order.append(("settle", node)) or settle(self, problem, node))
     flash = sqlanon.anonymize(config("flash"), dry_run=True)
     assert flash.transformation == exhaustive.transformation
     assert flash.metrics == exhaustive.metrics and flash.suppressed_rows == exhaustive.suppressed_rows

@@ -57,7 +57,13 @@ class FlashStrategy(SearchStrategy):
         else:
             candidates = list(lattice.nodes())
 
-        probes = [0, 0]  # certain-suppression probes, and those that settled a down-set
+        probes = settled = 0  # certain-suppression probes so far, and those that settled a down-set
+
+        def settle(node: Node) -> None:
+            nonlocal probes, settled
+            probed, certified = self._settle_by_certain_suppression(problem, node)
+            probes, settled = probes + probed, settled + certified
+
         for node in sorted(candidates, key=order):
             if problem.prunable(node):
                 break  # sorted by bound key: every later candidate is bounded too
@@ -65,21 +71,21 @@ class FlashStrategy(SearchStrategy):
                 continue
             # While most probes settle a down-set, a candidate is settled before k-anonymity alone is
             # checked: that check would mostly be spent on a node some certificate covers anyway.
-            settle_first = not problem.monotone_criteria and probes[0] >= 4 and 2 * probes[1] >= probes[0]
+            settle_first = not problem.monotone_criteria and probes >= 4 and 2 * settled >= probes
             if settle_first and problem.space.tag(node) is None:
-                self._settle_by_certain_suppression(problem, node, probes)
+                settle(node)
             unknown = problem.space.tag(node) is None
             if unknown and problem.core is not None and not self._core_feasible(problem, node):
                 problem.space.set(node, False)  # fails k-anonymity alone, so with the models too
                 continue
-            if unknown and not problem.monotone_criteria and not settle_first:
-                self._settle_by_certain_suppression(problem, node, probes)
+            if unknown and not problem.monotone_criteria:  # after settling first the node is tagged
+                settle(node)
             problem.consider(node)
             if not problem.monotone_criteria:
                 self._certify(problem, node)
         return problem.result()
 
-    def _settle_by_certain_suppression(self, problem: SearchProblem, node: Node, probes: list[int]) -> None:
+    def _settle_by_certain_suppression(self, problem: SearchProblem, node: Node) -> tuple[int, int]:
         """Non-monotone models: binary-search a greedy path of generalizations of the node for the highest
         one whose certain suppression exceeds the limit; that node settles its whole down-set, the node
         included, as infeasible. Certain suppression is not monotone along the path, so this is a heuristic
@@ -91,20 +97,23 @@ class FlashStrategy(SearchStrategy):
         0.2-closeness's 899 nodes with 268 model and 635 k-anonymity queries; going on, 418 nodes with 115
         and 309 (DM*: 1,063 -> 687 nodes). Entropy 3-diversity with DM* pays for it, 561 -> 622 model
         queries, as its certificates lie low; always starting from the path's top took 933 there.
-        ``probes`` counts the probes and those that settled a down-set (see ``search``)."""
+        Returns how many nodes it probed and how many of them settled a down-set (see ``search``); the
+        node itself is always tagged afterwards (settled, or checked as the path's start)."""
         path = self._find_path(problem, node)
         low, high = 0, len(path) - 1
+        probes = settled = 0
         while low <= high:
             mid = (low + high) // 2
             problem.evaluate(path[mid], for_metric=False)
-            probes[0] += 1
+            probes += 1
             if self._certify(problem, path[mid]):
-                probes[1] += 1
+                settled += 1
                 low = mid + 1
             else:
                 if problem.space.tag(path[mid]):
                     problem.consider(path[mid])
                 high = mid - 1
+        return probes, settled
 
     @staticmethod
     def _certify(problem: SearchProblem, node: Node) -> bool:
