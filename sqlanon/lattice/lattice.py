@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from math import prod
 
 Node = tuple[int, ...]
@@ -83,12 +85,108 @@ class Lattice:
         """All nodes, in lexicographic order."""
         return itertools.product(*(range(m + 1) for m in self.max_levels))
 
+    # -- node sets as bitmasks -------------------------------------------------------------------------
+    # A set of nodes is an int whose bit ``index(node)`` is set for each member (``nodes()`` order, the last
+    # level varying fastest). Up- and down-sets are then built with a few big-int multiplications instead
+    # of a walk that builds every neighbour tuple: tagging ADULT's 4,320 nodes that way took ~20 ms of a
+    # ~150 ms run (k=5 without suppression).
+
+    @cached_property
+    def strides(self) -> tuple[int, ...]:
+        """Index distance between nodes one level apart in each attribute."""
+        out, stride = [], 1
+        for m in reversed(self.max_levels):
+            out.append(stride)
+            stride *= m + 1
+        return tuple(reversed(out))
+
+    @cached_property
+    def node_list(self) -> list[Node]:
+        """All nodes, position = index."""
+        return list(self.nodes())
+
+    def index(self, node: Node) -> int:
+        return sum(level * stride for level, stride in zip(node, self.strides, strict=True))
+
+    @cached_property
+    def full_mask(self) -> int:
+        return (1 << self.size) - 1
+
+    @cached_property
+    def below_top_masks(self) -> tuple[int, ...]:
+        """Per attribute: the nodes below its limit there (those with a successor in that attribute)."""
+        return tuple(self._level_range_mask(i, 0, m) for i, m in enumerate(self.max_levels))
+
+    @cached_property
+    def above_bottom_masks(self) -> tuple[int, ...]:
+        """Per attribute: the nodes above level 0 there (those with a predecessor in that attribute)."""
+        return tuple(self._level_range_mask(i, 1, m + 1) for i, m in enumerate(self.max_levels))
+
+    def _level_range_mask(self, attribute: int, low: int, high: int) -> int:
+        """Nodes whose level of the attribute is in ``range(low, high)``."""
+        bounds = [(0, m + 1) for m in self.max_levels]
+        bounds[attribute] = (low, high)
+        return self._box(bounds)
+
+    def _box(self, bounds: Sequence[tuple[int, int]]) -> int:
+        """The nodes with level i in ``range(*bounds[i])`` for every i. The box over the attributes after i
+        fits in one stride of i, so its copies at each level of i are shifted, non-overlapping blocks: a
+        product with a repunit in base 2**stride lays them all down at once."""
+        mask = 1
+        for (low, high), stride in zip(reversed(bounds), reversed(self.strides), strict=True):
+            if high <= low:
+                return 0
+            copies = high - low
+            repunit = ((1 << (stride * copies)) - 1) // ((1 << stride) - 1)
+            mask = (mask * repunit) << (low * stride)
+        return mask
+
+    def down_set(self, node: Node) -> int:
+        """The node and every specialization of it."""
+        return self._box([(0, level + 1) for level in node])
+
+    def up_set(self, node: Node) -> int:
+        """The node and every generalization of it (within the limits)."""
+        return self._box([(level, m + 1) for level, m in zip(node, self.max_levels, strict=True)])
+
+    def with_successor_in(self, mask: int) -> int:
+        """The nodes that have a direct generalization in ``mask``."""
+        out = 0
+        for stride, below in zip(self.strides, self.below_top_masks, strict=True):
+            out |= (mask >> stride) & below
+        return out
+
+    def with_predecessor_in(self, mask: int) -> int:
+        """The nodes that have a direct specialization in ``mask``."""
+        out = 0
+        for stride, above in zip(self.strides, self.above_bottom_masks, strict=True):
+            out |= (mask << stride) & above
+        return out
+
+    def indices(self, mask: int) -> list[int]:
+        """The indices of the nodes in ``mask``, ascending. The regular expression skips empty bytes in C, so
+        a few nodes of a large lattice cost little more than a few bytes."""
+        out: list[int] = []
+        for match in _NONZERO.finditer(mask.to_bytes((mask.bit_length() + 7) // 8, "little")):
+            base = 8 * match.start()
+            out.extend(base + bit for bit in _BITS[match[0][0]])
+        return out
+
+    def members(self, mask: int) -> list[Node]:
+        nodes = self.node_list
+        return [nodes[i] for i in self.indices(mask)]
+
     def nodes_by_height(self) -> list[list[Node]]:
         """Nodes grouped by height (sum of levels), each group in lexicographic order."""
         groups: list[list[Node]] = [[] for _ in range(self.max_height + 1)]
         for node in self.nodes():
             groups[sum(node)].append(node)
         return groups
+
+
+_NONZERO = re.compile(rb"[^\x00]")
+#: The set bits of every byte value.
+_BITS = tuple(tuple(bit for bit in range(8) if byte >> bit & 1) for byte in range(256))
 
 
 def tie_key(node: Node) -> tuple[int, Node]:

@@ -7,7 +7,10 @@ from .lattice import Lattice, Node
 
 
 class SolutionSpace:
-    """Feasibility tags of lattice nodes, propagated upward (feasible) and downward (infeasible)."""
+    """Feasibility tags of lattice nodes, propagated upward (feasible) and downward (infeasible).
+
+    The tagged nodes are also kept as bitmasks (``Lattice.down_set``): a propagation is one up- or down-set
+    minus what is already tagged, with no walk through neighbours."""
 
     def __init__(self, lattice: Lattice, monotone: bool) -> None:
         self.lattice = lattice
@@ -15,8 +18,9 @@ class SolutionSpace:
         self.tags: dict[Node, bool] = {}
         #: Nodes in the order they were tagged (searches read what a check settled from its tail).
         self.log: list[Node] = []
-        #: Nodes whose whole down-set is tagged infeasible by ``set_infeasible_below``.
-        self._closed_below: set[Node] = set()
+        #: The nodes tagged feasible and infeasible, as bitmasks.
+        self.feasible = 0
+        self.infeasible = 0
 
     def tag(self, node: Node) -> bool | None:
         return self.tags.get(node)
@@ -24,32 +28,28 @@ class SolutionSpace:
     def set(self, node: Node, feasible: bool) -> None:
         if node in self.tags:
             return
-        self.tags[node] = feasible
-        self.log.append(node)
         if not self.monotone:
-            return
-        step = self.lattice.successors if feasible else self.lattice.predecessors
-        stack = step(node)
-        while stack:
-            other = stack.pop()
-            if other in self.tags:
-                # Already tagged: its closure was propagated when it was tagged.
-                continue
-            self.tags[other] = feasible
-            self.log.append(other)
-            stack.extend(step(other))
+            self._add(1 << self.lattice.index(node), feasible)
+        elif feasible:
+            self._add(self.lattice.up_set(node), True)
+        else:
+            self._add(self.lattice.down_set(node), False)
 
     def set_infeasible_below(self, node: Node) -> None:
         """Tag a node and every specialization of it infeasible, also without a monotone model: the
         caller has proved that each of them suppresses too many records (FlashStrategy, certain
         suppression). Nodes already tagged feasible are left alone (none can be below such a node)."""
-        stack = [node]
-        while stack:
-            other = stack.pop()
-            if other in self._closed_below:
-                continue
-            self._closed_below.add(other)
-            if other not in self.tags:
-                self.tags[other] = False
-                self.log.append(other)
-            stack.extend(self.lattice.predecessors(other))
+        self._add(self.lattice.down_set(node), False)
+
+    def _add(self, mask: int, feasible: bool) -> None:
+        """Tag the nodes of ``mask`` that are not tagged yet (a tag, once set, is never changed)."""
+        new = mask & ~(self.feasible | self.infeasible)
+        if not new:
+            return
+        if feasible:
+            self.feasible |= new
+        else:
+            self.infeasible |= new
+        nodes = self.lattice.members(new)
+        self.tags.update(dict.fromkeys(nodes, feasible))
+        self.log.extend(nodes)

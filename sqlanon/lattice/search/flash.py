@@ -49,11 +49,10 @@ class FlashStrategy(SearchStrategy):
                 self._cover(problem)
             else:
                 self._walk(problem)
-            candidates = [n for n, feasible in space.tags.items() if feasible]
-            if problem.metric.monotone:
-                candidates = [
-                    n for n in candidates if not any(space.tag(p) for p in lattice.predecessors(n))
-                ]
+            feasible = space.feasible
+            if problem.metric.monotone:  # only the minimal feasible nodes
+                feasible &= ~lattice.with_predecessor_in(feasible)
+            candidates = lattice.members(feasible)
         else:
             candidates = list(lattice.nodes())
 
@@ -150,41 +149,25 @@ class FlashStrategy(SearchStrategy):
 
     @staticmethod
     def _cover(problem: SearchProblem) -> None:
-        """Check maximal nodes of the open region until nothing is open (see the module docstring)."""
+        """Check maximal nodes of the open region until nothing is open (see the module docstring). The
+        region is a bitmask (``Lattice.down_set``); its maximal nodes are those without an open successor."""
         lattice, space = problem.lattice, problem.space
         order = sorted(lattice.nodes(), key=problem.bound_key)
+        index = lattice.index
         rank = {node: i for i, node in enumerate(order)}
-        open_ = set(order)  # phase 1 starts with nothing tagged
-        # Successors still open, per open node: a node is maximal in the region when it has none. At the
-        # start that is the number of levels below their limit (cheaper than listing the successors).
-        top = lattice.max_levels
-        above = {n: sum(1 for i, level in enumerate(n) if level < top[i]) for n in open_}
-        maximal = {n for n, count in above.items() if count == 0}
-        end, seen = len(order), len(space.log)
-
-        def close(node: Node) -> None:
-            if node not in open_:
-                return
-            open_.remove(node)
-            maximal.discard(node)
-            for p in lattice.predecessors(node):
-                if p in open_:
-                    above[p] -= 1
-                    if above[p] == 0:
-                        maximal.add(p)
-
+        open_ = lattice.full_mask  # phase 1 starts with nothing tagged
+        end = len(order)
         while True:
             # Bound keys are ascending in `order`, so the nodes the incumbent prunes form its tail.
             while end and problem.prunable(order[end - 1]):
                 end -= 1
-                close(order[end])
-            for node in space.log[seen:]:
-                close(node)
-            seen = len(space.log)
+                open_ &= ~(1 << index(order[end]))
+            open_ &= ~(space.feasible | space.infeasible)
+            maximal = open_ & ~lattice.with_successor_in(open_)
             if not maximal:
                 return
             # The largest down-set settles the most nodes if infeasible; ties: lowest bound key.
-            pick = max(maximal, key=lambda n: (prod(level + 1 for level in n), -rank[n]))
+            pick = max(lattice.members(maximal), key=lambda n: (prod(level + 1 for level in n), -rank[n]))
             if problem.is_feasible(pick):
                 problem.consider(pick)
 
