@@ -12,6 +12,7 @@ transformation is searched and reported, no output table is written.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import csv
 import json
 import os
@@ -283,18 +284,44 @@ class DuckDBFile:
 
     def table_for(self, ds: Dataset) -> str:
         if ds.key not in self._tables:
-            import duckdb
-
             table = f"sqlanon_bench_{ds.key}"
-            with duckdb.connect(str(self.path)) as con:
+            with self._connect() as con:
                 # The same reader and type detection as a config's `source.csv` (load_csv_source.sql.j2).
                 con.execute(f"CREATE TABLE {_quote(table)} AS SELECT * FROM read_csv(?, header = true, delim = ';')",
                             [str(ds.csv_path)])
             self._tables[ds.key] = table
         return self._tables[ds.key]
 
+    def _connect(self) -> Any:
+        import duckdb
+
+        return duckdb.connect(str(self.path))
+
     def close(self) -> None:
         shutil.rmtree(self._dir, ignore_errors=True)
+
+
+class DuckDBMemory(DuckDBFile):
+    """An in-memory DuckDB database that the benchmark process holds open, one table per dataset read from
+    the CSV once (``--duckdb-source memory``). Each run is given the open connection (``db=connection``), as
+    a Python job holding its data in DuckDB would run sqlanon: of these sources the closest to ARX's timings,
+    which start from data in memory in a warm JVM. Not for ``--cold``: a fresh process cannot see it."""
+
+    def __init__(self) -> None:
+        import duckdb
+
+        self.con = duckdb.connect(":memory:")
+        self._tables = {}
+
+    @property
+    def sqlanon_url(self) -> Any:  # the connection itself: sqlanon.anonymize(..., db=connection)
+        return self.con
+
+    def _connect(self) -> Any:
+        return contextlib.nullcontext(self.con)
+
+    def close(self) -> None:
+        self.con.close()
 
 
 @contextmanager
@@ -310,8 +337,9 @@ def _optional(factory: Callable[[], Any], needed: bool) -> Iterator[Any]:
         resource.close()
 
 
-def duckdb_file(needed: bool) -> AbstractContextManager[DuckDBFile | None]:
-    return _optional(DuckDBFile, needed)
+def duckdb_file(source: str) -> AbstractContextManager[DuckDBFile | None]:
+    """The loaded DuckDB table's holder for ``--duckdb-source`` (None for csv: each run reads the CSV)."""
+    return _optional(DuckDBMemory if source == "memory" else DuckDBFile, source != "csv")
 
 
 def postgres_database(needed: bool) -> AbstractContextManager[Postgres | None]:
@@ -319,8 +347,9 @@ def postgres_database(needed: bool) -> AbstractContextManager[Postgres | None]:
 
 
 # -- running ----------------------------------------------------------------------------------------
-def source_table(ds: Dataset, engine: str, pg: Postgres | None, dk: DuckDBFile | None) -> tuple[str | None, str | None]:
-    """(table, database URL) when the run reads a loaded table; (None, None) to read the CSV (DuckDB)."""
+def source_table(ds: Dataset, engine: str, pg: Postgres | None, dk: DuckDBFile | None) -> tuple[str | None, Any]:
+    """(table, database URL or open connection) when the run reads a loaded table; (None, None) to read the CSV
+    (DuckDB)."""
     if engine == "postgres" and pg is not None:
         return pg.table_for(ds), pg.sqlanon_url
     if engine == "duckdb" and dk is not None:
@@ -503,15 +532,19 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--models", default=None, type=lambda v: _csv_list(v, list(MODEL_PRESETS), "model"),
                    help="privacy models on ADULT's occupation (issue 3): " + ", ".join(MODEL_PRESETS)
                         + "; runs ADULT k=5 5%% for each (default: none)")
-    p.add_argument("--duckdb-source", choices=("csv", "table"), default="csv",
+    p.add_argument("--duckdb-source", choices=("csv", "table", "memory"), default="csv",
                    help="csv: every DuckDB run reads the CSV into :memory: (default); table: the CSV is read once "
-                        "into a DuckDB file and runs start from that table, like the PostgreSQL runs")
+                        "into a DuckDB file and runs start from that table, like the PostgreSQL runs; memory: the "
+                        "CSV is read once into an in-memory DuckDB database that this process holds open, and "
+                        "each run is given that connection (db=connection), like data in ARX's warm JVM")
     p.add_argument("--markdown", action="store_true", help="print the result table as markdown")
     p.add_argument("--json-out", type=Path, default=None, metavar="FILE",
                    help="also write all results as JSON")
     args = p.parse_args(argv)
     if args.runs < 1:
         p.error("--runs must be >= 1")
+    if args.cold and args.duckdb_source == "memory":
+        p.error("--cold with --duckdb-source memory: a fresh process cannot see this process's in-memory database")
     given = set(a.split("=")[0] for a in (argv if argv is not None else sys.argv[1:]))
     if args.quick:
         args.datasets, args.engines, args.metrics, args.configs = ["adult"], ["duckdb"], ["loss"], [(5, 0.05)]
@@ -554,7 +587,7 @@ def main(argv: list[str] | None = None) -> int:
           f"mode={'cold' if args.cold else 'warm'}; {os.cpu_count()} CPUs", file=sys.stderr)
     rows: list[Row] = []
     started = time.perf_counter()
-    with postgres_database("postgres" in args.engines) as pg, duckdb_file(args.duckdb_source == "table") as dk:
+    with postgres_database("postgres" in args.engines) as pg, duckdb_file(args.duckdb_source) as dk:
         for key in args.datasets:
             ds = DATASETS[key]
             print(f"{ds.label}: {ds.csv_path} (QIs in level order: {', '.join(ds.qis)})", file=sys.stderr)

@@ -127,8 +127,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--metric", default="loss", choices=bench.METRICS)
     p.add_argument("--model", default="-", choices=["-", *bench.MODEL_PRESETS])
     p.add_argument("--runs", type=int, default=3)
-    p.add_argument("--duckdb-source", choices=("csv", "table"), default="csv",
-                   help="as in arx_benchmark.py: read the CSV every run, or start from a loaded DuckDB table")
+    p.add_argument("--duckdb-source", choices=("csv", "table", "memory"), default="csv",
+                   help="as in arx_benchmark.py: read the CSV every run, or start from a loaded DuckDB table in a "
+                        "file or in an in-memory database held open (memory)")
     args = p.parse_args(argv)
 
     import sqlanon
@@ -139,7 +140,7 @@ def main(argv: list[str] | None = None) -> int:
     rows: list[dict[str, float]] = []
     counts: dict[str, int] = {}
     with (bench.postgres_database(args.engine == "postgres") as pg,
-          bench.duckdb_file(args.duckdb_source == "table") as dk):
+          bench.duckdb_file(args.duckdb_source) as dk):
         table, db = bench.source_table(ds, args.engine, pg, dk)
         cfg = parse_config(bench.build_config(ds, args.k, supp, args.metric, table=table, model=args.model),
                            source="<profile>", base_dir=bench.REPO)

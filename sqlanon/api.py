@@ -91,12 +91,17 @@ def _as_config(config: AnonymizeConfig | str | Path) -> AnonymizeConfig:
 def anonymize(
     config: AnonymizeConfig | str | Path,
     *,
-    db: str | None = None,
+    db: str | Any = None,
     dry_run: bool = False,
     progress: ProgressCallback | None = None,
     report: str | Path | Sequence[str | Path] | None = None,
 ) -> AnonymizationResult:
     """Find the optimal transformation, write the output table atomically and re-verify it.
+
+    ``db``: a database URL that overrides the config's ``source.url``, or an open connection of the caller's
+    (``duckdb.DuckDBPyConnection``, or a ``psycopg.Connection`` in autocommit mode). Such a connection is
+    left open, with its settings restored and every table sqlanon created in it dropped; it lets a Python job
+    anonymize a table it holds in an in-memory DuckDB database.
 
     ``report``: one or more paths (``.html`` / ``.json``) to write the run report to. The run is recorded in
     the history schema unless ``history.enabled`` is false. Raises ConfigError/InputError (exit 2),
@@ -115,7 +120,7 @@ def _paths(report: str | Path | Sequence[str | Path] | None) -> list[Path]:
 
 
 def _execute(
-    cfg: AnonymizeConfig, *, db: str | None, dry_run: bool, progress: ProgressCallback | None,
+    cfg: AnonymizeConfig, *, db: str | Any, dry_run: bool, progress: ProgressCallback | None,
     reports: list[Path], command: str, fixed: dict[str, int] | None = None, on_violation: str = "fail",
 ) -> AnonymizationResult:
     from .report import write_report
@@ -343,7 +348,7 @@ def apply(
     run: str | None = None,
     source: str,
     output: str,
-    db: str | None = None,
+    db: str | Any = None,
     if_exists: str | None = None,
     on_violation: str = "fail",
     dry_run: bool = False,
@@ -374,11 +379,11 @@ def apply(
                     fixed=document["transformation"], on_violation=on_violation)
 
 
-def _document_from_run(db: str, run: str, schema: str) -> dict[str, Any]:
-    from .engines import adapter_for_url
+def _document_from_run(db: str | Any, run: str, schema: str) -> dict[str, Any]:
+    from .engines import adapter_for
     from .history import get_run
 
-    adapter = adapter_for_url(db, Path.cwd(), create=False)
+    adapter = adapter_for(db, Path.cwd(), create=False)
     adapter.connect()
     try:
         record = get_run(adapter, schema, run)
@@ -408,7 +413,7 @@ def _document_from_file(transformation: str | Path | dict[str, Any]) -> tuple[di
 
 
 def _config_from_document(document: dict[str, Any], where: str, *, source: str, output: str,
-                          if_exists: str | None, db: str | None) -> AnonymizeConfig:
+                          if_exists: str | None, db: str | Any) -> AnonymizeConfig:
     from pydantic import ValidationError
 
     from .config.loading import format_errors
@@ -537,7 +542,7 @@ def export_csv(session: Session, table: tuple[str, ...], path: Path) -> None:
             os.unlink(tmp)
 
 
-def validate(config: AnonymizeConfig | str | Path, *, db: str | None = None) -> dict[str, Any]:
+def validate(config: AnonymizeConfig | str | Path, *, db: str | Any = None) -> dict[str, Any]:
     """Validate the config and every hierarchy against the data, without searching."""
     cfg = _as_config(config)
     with Session(cfg, db) as session:
@@ -557,7 +562,7 @@ def validate(config: AnonymizeConfig | str | Path, *, db: str | None = None) -> 
 
 
 def explain(config: AnonymizeConfig | str | Path, *, node: dict[str, int] | None = None,
-            db: str | None = None) -> str:
+            db: str | Any = None) -> str:
     """The SQL that builds the frequency set and evaluates one node (default: the bottom node)."""
     cfg = _as_config(config)
     qis = cfg.quasi_identifiers

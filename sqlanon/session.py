@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from .config import AnonymizeConfig, Role
-from .engines import EngineAdapter, adapter_for_url
+from .engines import EngineAdapter, adapter_for
 from .errors import ConfigError, EngineError, InputError
 from .evaluation import FrequencySet
 from .hierarchy import LoadedHierarchy, load_hierarchy
@@ -43,11 +43,13 @@ class PreparedData:
 
 
 class Session:
-    def __init__(self, config: AnonymizeConfig, db_url: str | None = None) -> None:
+    def __init__(self, config: AnonymizeConfig, db: str | Any = None) -> None:
+        """``db``: a database URL overriding the config's, or the caller's open DuckDB or psycopg connection."""
         self.config = config
-        url = db_url or config.source.url or DEFAULT_URL
-        self.adapter: EngineAdapter = adapter_for_url(
-            url, config.base_dir if db_url is None else Path.cwd(), create=config.source.csv is not None
+        given = db is not None and not (isinstance(db, str) and not db)
+        self.adapter: EngineAdapter = adapter_for(
+            db if given else config.source.url or DEFAULT_URL, Path.cwd() if given else config.base_dir,
+            create=config.source.csv is not None,
         )
         self.prefix = f"sqlanon_{secrets.token_hex(4)}_"
         self.temporary: list[str] = []
@@ -58,8 +60,10 @@ class Session:
 
     def __exit__(self, *exc: Any) -> None:
         try:
-            # An ephemeral database (DuckDB's :memory:) ends with its connection, tables and all.
-            for table in () if self.adapter.ephemeral else reversed(self.temporary):
+            # An ephemeral database (DuckDB's :memory:) ends with its connection, tables and all, unless the
+            # connection is the caller's.
+            keep = self.adapter.ephemeral and not self.adapter.borrowed
+            for table in () if keep else reversed(self.temporary):
                 try:
                     self.adapter.run("drop_table.sql.j2", table=(table,))
                 except Exception:  # the connection may be gone; temporary tables die with it

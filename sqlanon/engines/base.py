@@ -50,6 +50,9 @@ class EngineAdapter:
         self.statements = 0
         self.seconds_in_sql = 0.0
         self._in_transaction = False
+        #: The connection is the caller's (``Session(..., db=connection)``): sqlanon neither opens nor closes
+        #: it, restores what it changed and drops every table it created, whatever the database.
+        self.borrowed = False
 
     # -- connection -------------------------------------------------------------------------------
     def connect(self) -> None:  # pragma: no cover - abstract

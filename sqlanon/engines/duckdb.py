@@ -54,9 +54,35 @@ class DuckDBAdapter(EngineAdapter):
         self._con: Any = None
         self._prepared: dict[str, str] = {}  # SQL text -> prepared statement name, per connection
 
+    @classmethod
+    def borrowing(cls, connection: Any) -> DuckDBAdapter:
+        """An adapter on the caller's open connection (a ``duckdb.DuckDBPyConnection``)."""
+        import duckdb
+
+        try:
+            path = connection.execute(
+                "SELECT path FROM duckdb_databases() WHERE database_name = current_database()"
+            ).fetchone()[0]
+        except duckdb.Error as exc:
+            raise ConfigError(f"db: the DuckDB connection cannot be used ({str(exc).splitlines()[0]})") from None
+        database = path or ":memory:"
+        adapter = cls(database, f"duckdb:///{database} (open connection)", create=False)
+        adapter._con, adapter.borrowed = connection, True
+        return adapter
+
     def connect(self) -> None:
         import duckdb
 
+        if self.borrowed:
+            # sqlanon's write-back is its own transaction, which DuckDB cannot open inside the caller's.
+            try:
+                self._con.execute("BEGIN")
+            except duckdb.TransactionException:
+                raise ConfigError(
+                    "db: the DuckDB connection has an open transaction; commit or roll it back first"
+                ) from None
+            self._con.execute("ROLLBACK")
+            return
         if not self.create and self.database != ":memory:" and not os.path.exists(self.database):
             # A mistyped path would otherwise silently create an empty database.
             raise ConfigError(f"DuckDB database file not found: {self.database} (from {self.display_url})")
@@ -68,6 +94,8 @@ class DuckDBAdapter(EngineAdapter):
 
     def fresh(self) -> DuckDBAdapter:
         """An unconnected adapter for the same database (to record a failure after the connection broke)."""
+        if self.borrowed:
+            return self  # the caller's connection is the only one there is
         return DuckDBAdapter(self.database, self.display_url, create=False, settings=self.settings)
 
     @property
@@ -75,10 +103,18 @@ class DuckDBAdapter(EngineAdapter):
         return self.database == ":memory:"
 
     def close(self) -> None:
-        if self._con is not None:
+        if self._con is None:
+            return
+        if self.borrowed:
+            for name in self._prepared.values():
+                try:
+                    self._con.execute(f"DEALLOCATE {name}")
+                except Exception:  # noqa: BLE001 - the connection may be gone
+                    break
+        else:
             self._con.close()
             self._con = None
-            self._prepared.clear()
+        self._prepared.clear()
 
     def execute_prepared(self, sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
         """SQL-level ``PREPARE`` once per text, then ``EXECUTE`` with the values as literals: DuckDB's Python

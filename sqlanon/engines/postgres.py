@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..errors import EngineError, InputError
+from ..errors import ConfigError, EngineError, InputError
 from .base import EngineAdapter
 
 #: Settings of sqlanon's sessions; an option of the same name in the URL (-c name=value) wins.
@@ -38,10 +38,38 @@ class PostgresAdapter(EngineAdapter):
     def __init__(self, conninfo: str, display_url: str) -> None:
         super().__init__(conninfo, display_url)
         self._con: Any = None
+        self._restore: dict[str, str] = {}  # borrowed connection: settings changed, and their values before
+
+    @classmethod
+    def borrowing(cls, connection: Any) -> PostgresAdapter:
+        """An adapter on the caller's open psycopg connection, which must be in autocommit mode: temporary
+        tables must outlive single statements and the write-back is sqlanon's own transaction."""
+        import psycopg
+
+        if connection.closed:
+            raise ConfigError("db: the psycopg connection is closed")
+        if not connection.autocommit or connection.info.transaction_status != psycopg.pq.TransactionStatus.IDLE:
+            raise ConfigError(
+                "db: the psycopg connection must be in autocommit mode with no open transaction "
+                "(psycopg.connect(..., autocommit=True))"
+            )
+        info = connection.info
+        display = f"postgresql://{info.user}@{info.host}:{info.port}/{info.dbname} (open connection)"
+        adapter = cls(display, display)
+        adapter._con, adapter.borrowed = connection, True
+        return adapter
 
     def connect(self) -> None:
         import psycopg
 
+        if self.borrowed:
+            # The caller's session gets sqlanon's settings for the run and its own back at close, except
+            # temp_buffers: it cannot change once the session has used a temporary table, so it would stay.
+            for name, value in SESSION_SETTINGS.items():
+                if name != "temp_buffers":
+                    self._restore[name] = self._con.execute(f"SELECT current_setting('{name}')").fetchone()[0]
+                    self._con.execute("SELECT set_config(%s, %s, false)", [name, value])
+            return
         try:
             # autocommit: temporary tables live for the session; write-back uses explicit BEGIN/COMMIT.
             self._con = psycopg.connect(self.url, autocommit=True, connect_timeout=10)
@@ -53,12 +81,23 @@ class PostgresAdapter(EngineAdapter):
 
     def fresh(self) -> PostgresAdapter:
         """An unconnected adapter for the same database (to record a failure after the connection broke)."""
+        if self.borrowed:
+            return self  # sqlanon has no credentials of the caller's connection
         return PostgresAdapter(self.url, self.display_url)
 
     def close(self) -> None:
-        if self._con is not None:
+        if self._con is None:
+            return
+        if not self.borrowed:
             self._con.close()
             self._con = None
+            return
+        try:
+            for name, value in self._restore.items():
+                self._con.execute("SELECT set_config(%s, %s, false)", [name, value])
+        except Exception:  # noqa: BLE001 - the connection may be gone
+            pass
+        self._restore.clear()
 
     def _scrub(self, exc: BaseException) -> str:
         from sqlalchemy.engine import make_url

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
+from typing import Any
 from urllib.parse import parse_qsl, quote, unquote, urlencode
 
 from ..errors import ConfigError
@@ -34,6 +36,24 @@ def mask_url(url: str) -> str:
     # libpq also takes the password as a query parameter (?password=...).
     secret = {k: "***" for k in parsed.query if k.lower() == "password"}
     return parsed.update_query_dict(secret).render_as_string(hide_password=True)
+
+
+def adapter_for(db: Any, base_dir: Path | None = None, create: bool = True) -> EngineAdapter:
+    """An adapter for a database URL (unconnected) or for the caller's open DuckDB or psycopg connection."""
+    if isinstance(db, str):
+        return adapter_for_url(db, base_dir, create)
+    duckdb, psycopg = sys.modules.get("duckdb"), sys.modules.get("psycopg")
+    if duckdb is not None and isinstance(db, duckdb.DuckDBPyConnection):
+        from .duckdb import DuckDBAdapter
+
+        return DuckDBAdapter.borrowing(db)
+    if psycopg is not None and isinstance(db, psycopg.Connection):
+        from .postgres import PostgresAdapter
+
+        return PostgresAdapter.borrowing(db)
+    raise ConfigError(
+        f"db: expected a database URL or an open DuckDB or psycopg connection, not a {type(db).__name__}"
+    )
 
 
 def adapter_for_url(url: str, base_dir: Path | None = None, create: bool = True) -> EngineAdapter:

@@ -1,0 +1,136 @@
+"""The caller's own open connection as ``db`` (Python API): the run uses it, leaves it open and as it was
+(settings, no tables of sqlanon's), and refuses connections it cannot use, on DuckDB and PostgreSQL."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import duckdb
+import pytest
+
+import sqlanon
+from sqlanon.config import parse_config
+from sqlanon.errors import ConfigError, InputError
+
+ROWS = [(i, 20 + i % 30, "F" if i % 3 else "M") for i in range(300)]
+
+
+def config(k: int = 5) -> Any:
+    return parse_config(
+        {
+            "source": {"table": "people"},
+            "output": {"table": "people_out"},
+            "attributes": {
+                "id": {"role": "identifier"},
+                "age": {"role": "quasi_identifier", "hierarchy": {"intervals": {"widths": [5, 10, 20]}}},
+                "sex": {"role": "quasi_identifier", "hierarchy": {"inline": {"F": ["*"], "M": ["*"]}}},
+            },
+            "privacy": {"k": k, "suppression_limit": 0.02},
+            "history": {"enabled": False},
+        },
+        source="<test>",
+    )
+
+
+def open_connection(engine) -> Any:
+    if engine.name == "duckdb":
+        return duckdb.connect(engine.extra["path"])
+    import psycopg
+
+    return psycopg.connect(engine.url.replace("postgresql+psycopg://", "postgresql://", 1), autocommit=True)
+
+
+def fill(con: Any) -> None:
+    con.execute("CREATE TABLE people (id INTEGER, age INTEGER, sex VARCHAR)")
+    for row in ROWS:
+        con.execute("INSERT INTO people VALUES (" + ", ".join(["%s" if _is_pg(con) else "?"] * 3) + ")", list(row))
+
+
+def _is_pg(con: Any) -> bool:
+    return not isinstance(con, duckdb.DuckDBPyConnection)
+
+
+def session_state(con: Any) -> tuple:
+    """The connection's own temporary tables and the settings sqlanon changes during a run."""
+    if _is_pg(con):
+        temporary = con.execute("SELECT relname FROM pg_class WHERE relnamespace = pg_my_temp_schema()").fetchall()
+        settings = con.execute("SELECT current_setting('temp_buffers'), current_setting('enable_mergejoin')").fetchall()
+    else:
+        temporary = con.execute("SELECT table_name FROM duckdb_tables() WHERE temporary").fetchall()
+        settings = con.execute("SELECT current_setting('threads'), current_setting('disabled_optimizers')").fetchall()
+    return sorted(temporary), settings
+
+
+def test_a_run_on_the_callers_connection_leaves_it_open_and_as_it_was(engine) -> None:
+    con = open_connection(engine)
+    try:
+        fill(con)
+        if _is_pg(con):
+            con.execute("SET enable_mergejoin = on")
+        before = session_state(con)
+        result = sqlanon.anonymize(config(), db=con)
+        assert result.verified
+        assert "(open connection)" in result.to_dict()["database"]
+        assert con.execute("SELECT count(*) FROM people_out").fetchone()[0] == 300 - result.suppressed_rows
+        assert session_state(con) == before
+        # A failing run leaves the connection usable and clean too.
+        with pytest.raises(InputError, match="larger than the number of records"):
+            sqlanon.anonymize(config(k=301), db=con)
+        assert session_state(con) == before
+        assert sqlanon.validate(config(), db=con)["rows"] == 300
+        assert session_state(con) == before
+    finally:
+        con.close()
+
+
+def test_a_table_in_an_in_memory_duckdb_database() -> None:
+    con = duckdb.connect(":memory:")
+    fill(con)
+    result = sqlanon.anonymize(config(), db=con, dry_run=True)
+    assert result.status == "dry_run"
+    assert result.to_dict()["database"] == "duckdb:///:memory: (open connection)"
+    # The database outlives the run, so sqlanon's temporary tables are dropped here as on a file.
+    assert con.execute("SELECT count(*) FROM duckdb_tables() WHERE temporary").fetchone()[0] == 0
+    result = sqlanon.anonymize(config(), db=con)
+    assert con.execute("SELECT count(*) FROM people_out").fetchone()[0] == 300 - result.suppressed_rows
+    con.close()
+
+
+def test_a_duckdb_connection_in_a_transaction_is_refused() -> None:
+    con = duckdb.connect(":memory:")
+    fill(con)
+    con.begin()
+    with pytest.raises(ConfigError, match="^db: the DuckDB connection has an open transaction; commit or roll it"):
+        sqlanon.anonymize(config(), db=con)
+    con.rollback()
+    con.close()
+
+
+def test_a_closed_duckdb_connection_is_refused() -> None:
+    con = duckdb.connect(":memory:")
+    con.close()
+    with pytest.raises(ConfigError, match="^db: the DuckDB connection cannot be used"):
+        sqlanon.anonymize(config(), db=con)
+
+
+@pytest.mark.parametrize("autocommit", [False, True])
+def test_a_psycopg_connection_must_be_idle_in_autocommit_mode(postgres_server_url: str, autocommit: bool) -> None:
+    import psycopg
+
+    con = psycopg.connect(postgres_server_url, autocommit=autocommit)
+    try:
+        if autocommit:
+            con.execute("BEGIN")  # a transaction opened by hand
+        with pytest.raises(ConfigError, match="^db: the psycopg connection must be in autocommit mode"):
+            sqlanon.anonymize(config(), db=con)
+    finally:
+        con.close()
+    with pytest.raises(ConfigError, match="^db: the psycopg connection is closed$"):
+        sqlanon.anonymize(config(), db=con)
+
+
+@pytest.mark.parametrize("db", [42, b"duckdb:///:memory:", object()])
+def test_db_must_be_a_url_or_a_connection(db: Any) -> None:
+    with pytest.raises(ConfigError, match=r"^db: expected a database URL or an open DuckDB or psycopg connection, "
+                                          rf"not a {type(db).__name__}$"):
+        sqlanon.anonymize(config(), db=db)
