@@ -20,7 +20,7 @@ from .hierarchy import LoadedHierarchy, load_hierarchy
 from .hierarchy.loading import validate_hierarchy_values
 from .identifiers import display_name, parse_qualified_name
 from .lattice import Lattice
-from .metrics import MetricContext
+from .metrics import MetricContext, metric_by_name
 
 DEFAULT_URL = "duckdb:///:memory:"
 
@@ -169,6 +169,7 @@ class Session:
         fset = FrequencySet.build(
             self.adapter, table=fs_table, source=source, hierarchies=hierarchies, basic=basic,
             sensitive=sensitive, population=population, codes_table=codes_table,
+            count_distinct=metric_by_name(cfg.search.metric).reads_distinct_codes,
         )
         if fset.records != considered:
             self._lost_records(source, hierarchies, fset.records, considered)

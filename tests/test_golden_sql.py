@@ -326,7 +326,11 @@ CASES: dict[str, tuple[str, dict[str, Any]]] = {
     ),
     "summarize_frequency_set": (
         "summarize_frequency_set.sql.j2",
-        {"table": f"{PREFIX}fs", "heights": [3, 2, 1]},
+        {"table": f"{PREFIX}fs", "heights": [3, 2, 1], "distinct": False},
+    ),
+    "summarize_frequency_set_distinct": (
+        "summarize_frequency_set.sql.j2",
+        {"table": f"{PREFIX}fs", "heights": [3, 2, 1], "distinct": True},
     ),
     "validate_hierarchy": (
         "validate_hierarchy.sql.j2",

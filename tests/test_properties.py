@@ -243,7 +243,7 @@ def test_doubles_are_used_only_where_every_sum_is_exact() -> None:
     """The bound behind float sums: N^2 (sum of squared class sizes) and each level's total Loss weight
     must stay below 2^53, the first integer whose successor a double cannot represent."""
     def fset(records: int, weight: int) -> FrequencySet:
-        return FrequencySet("fs", records, 1, ((0, weight),), ((1, 1),))
+        return FrequencySet("fs", records, 1, ((0, weight),), ((False, False),))
 
     assert exact_in_double(fset(94_906_265, 2**53 - 1))  # floor(sqrt(2^53)) records
     assert not exact_in_double(fset(94_906_266, 0))
@@ -259,7 +259,7 @@ def test_the_class_key_is_packed_only_when_it_fits_a_bigint() -> None:
     adapter = PostgresAdapter("postgresql://x@localhost/x", "postgresql://x@localhost/x")
 
     def group_by(max_codes: tuple[int, ...], node: tuple[int, ...] = (0, 0, 0)) -> str:
-        fset = FrequencySet("fs", 10, 10, ((0, 0),) * 3, ((5, 1),) * 3, max_codes)  # level 1: one code
+        fset = FrequencySet("fs", 10, 10, ((0, 0),) * 3, ((False, True),) * 3, max_codes)  # level 1: one code
         return NodeEvaluator(adapter, fset, 2, loss_weights=False).sql(node)[0].split("GROUP BY")[1].split("\n")[0]
 
     assert group_by((6, 2, 3)).strip() == "((CAST(q0_0 AS BIGINT)) * 3 + q1_0) * 4 + q2_0"
@@ -305,6 +305,10 @@ def test_levels_with_a_single_code_are_left_out_of_the_grouping(engine) -> None:
             assert close(metric.display(metric.value(node, stats, prepared.ctx), prepared.ctx),
                          oracle.display("loss", expected.values["loss"])), node
         assert left_out > 0
+        assert prepared.fset.distinct_codes is None  # Loss's bound does not read them: not counted
+    with Session(case.config(engine, table, metric="dm_star")) as session:
+        # DM*'s bound reads the distinct codes per level: counted in the data (b1 and b2 share level 1's b).
+        assert session.prepare().fset.distinct_codes == ((4, 2, 1), (2, 1), (2, 1, 1))
 
 
 # -- b. optimality of the searches -------------------------------------------------------------------

@@ -90,7 +90,7 @@ class NodeEvaluator:
             "population": self.fset.population,
             "n": self.fset.records,
             "float_sums": self.float_sums,
-            "level_heights": [len(codes) for codes in self.fset.distinct_codes] if generic else None,
+            "level_heights": [len(levels) for levels in self.fset.single_code] if generic else None,
             "radices": self._radices(grouped) if grouped is not None else None,
             "counted": list(self._counted(loss_weights)),
         }
@@ -133,7 +133,7 @@ class NodeEvaluator:
         (or none, for an empty frequency set, where no level has a single code anyway)."""
         if self.judged:
             return (True,) * len(node)
-        grouped = tuple(self.fset.distinct_codes[i][level] != 1 for i, level in enumerate(node))
+        grouped = tuple(not self.fset.single_code[i][level] for i, level in enumerate(node))
         return grouped if any(grouped) else (True,) * len(node)
 
     def evaluate(self, node: Node, for_metric: bool = True) -> NodeStats:

@@ -22,8 +22,8 @@ class FrequencySet:
     distinct: int
     #: weight_sums[i][j]: sum over all records of the Loss weight (c - 1) of QI i at level j.
     weight_sums: tuple[tuple[int, ...], ...]
-    #: distinct_codes[i][j]: number of distinct values of QI i at level j in the data.
-    distinct_codes: tuple[tuple[int, ...], ...]
+    #: single_code[i][j]: QI i has a single code at level j in the data (a class key need not hold it).
+    single_code: tuple[tuple[bool, ...], ...]
     #: max_codes[i]: the largest code of QI i at any level in the data (codes are positive; 0 when empty).
     max_codes: tuple[int, ...] = ()
     #: Sensitive attributes with privacy models: [{column, domain, domain_size, numeric, height, single_root,
@@ -33,6 +33,9 @@ class FrequencySet:
     population: str | None = None
     #: The counts and codes alone, for k-anonymity node queries (``EngineAdapter.CODE_TABLE``), if built.
     codes_table: str | None = None
+    #: distinct_codes[i][j]: number of distinct values of QI i at level j in the data; counted only when asked
+    #: for (``build(count_distinct=True)``: DM*'s bound reads them), else None.
+    distinct_codes: tuple[tuple[int, ...], ...] | None = None
 
     @classmethod
     def build(
@@ -46,6 +49,7 @@ class FrequencySet:
         sensitive: Sequence[dict] = (),
         population: str | None = None,
         codes_table: str | None = None,
+        count_distinct: bool = False,
     ) -> FrequencySet:
         qis = [{"column": h.attribute, "coded": h.coded_table, "height": h.height} for h in hierarchies]
         adapter.run("build_frequency_set.sql.j2", table=table, source=tuple(source), qis=qis, basic=basic,
@@ -53,13 +57,16 @@ class FrequencySet:
         heights = [h.height for h in hierarchies]
         if codes_table is not None:
             adapter.run("project_frequency_set.sql.j2", table=codes_table, source=table, heights=heights)
-        row = adapter.run("summarize_frequency_set.sql.j2", table=table, heights=heights)[0]
+        row = adapter.run("summarize_frequency_set.sql.j2", table=table, heights=heights, distinct=count_distinct)[0]
         records, distinct = int(row[0] or 0), int(row[1])
-        sums, counts, maxima, pos = [], [], [], 2
+        sums, counts, single, maxima, pos = [], [], [], [], 2
         for h in heights:
-            sums.append(tuple(int(row[pos + 3 * j] or 0) for j in range(h)))
-            counts.append(tuple(int(row[pos + 3 * j + 1]) for j in range(h)))
-            maxima.append(max(int(row[pos + 3 * j + 2] or 0) for j in range(h)))
-            pos += 3 * h
-        return cls(table, records, distinct, tuple(sums), tuple(counts), tuple(maxima), tuple(sensitive), population,
-                   codes_table)
+            cells = [row[pos + 4 * j: pos + 4 * j + 4] for j in range(h)]
+            sums.append(tuple(int(total or 0) for total, _, _, _ in cells))
+            counts.append(tuple(int(count or 0) for _, count, _, _ in cells))
+            # An empty frequency set has no codes (max and min NULL): no level has a single one.
+            single.append(tuple(high is not None and high == low for _, _, high, low in cells))
+            maxima.append(max(int(high or 0) for _, _, high, _ in cells))
+            pos += 4 * h
+        return cls(table, records, distinct, tuple(sums), tuple(single), tuple(maxima), tuple(sensitive), population,
+                   codes_table, tuple(counts) if count_distinct else None)

@@ -22,7 +22,8 @@ class MetricContext:
     leaves: tuple[int, ...]
     #: Sum over all records of the Loss weight per QI and level (see FrequencySet).
     weight_sums: tuple[tuple[int, ...], ...]
-    distinct_codes: tuple[tuple[int, ...], ...]
+    #: Distinct codes per QI and level in the data, when the metric reads them (``reads_distinct_codes``).
+    distinct_codes: tuple[tuple[int, ...], ...] | None
     distinct_rows: int
     priorities: tuple[Fraction, ...]
     #: Declared loss per level for WIL (None entries: level / (height - 1)).
@@ -45,6 +46,8 @@ class InformationLossMetric:
     #: Class statistics the value reads besides the suppressed records (``NodeStats`` fields): a feasibility
     #: check counts only these.
     class_statistics: ClassVar[tuple[str, ...]] = ()
+    #: The bound reads ``MetricContext.distinct_codes``, which the frequency set's summary counts only then.
+    reads_distinct_codes: ClassVar[bool] = False
 
     def value(self, node: Node, stats: NodeStats, ctx: MetricContext) -> Fraction:
         raise NotImplementedError  # pragma: no cover
