@@ -96,3 +96,17 @@ def test_tags_propagate_as_a_walk_would(lattice: Lattice, data: st.DataObject, m
     assert len(space.log) == len(expected)
     assert space.feasible == as_mask(lattice, {n for n, f in expected.items() if f})
     assert space.infeasible == as_mask(lattice, {n for n, f in expected.items() if not f})
+
+
+def test_nodes_sorted_by_bound_as_by_their_bound_keys() -> None:
+    """``SearchProblem.by_bound`` builds the keys itself; the order must be ``bound_key``'s (ties: height, levels)."""
+    from types import SimpleNamespace
+
+    from sqlanon.lattice.search.base import SearchProblem
+
+    lattice = Lattice.build((3, 4, 2), [None] * 3)
+    stand_in = SimpleNamespace(_bounds={n: (sum(n) * 7) % 5 for n in lattice.node_list[::2]})
+    stand_in.bound = lambda n: stand_in._bounds.setdefault(n, (n[0] * 3 + n[2]) % 4)
+    stand_in.bound_key = lambda n: SearchProblem.bound_key(stand_in, n)
+    shuffled = lattice.node_list[::-1]
+    assert SearchProblem.by_bound(stand_in, shuffled) == sorted(shuffled, key=stand_in.bound_key)

@@ -42,7 +42,6 @@ class FlashStrategy(SearchStrategy):
     def search(self, problem: SearchProblem) -> SearchResult:
         lattice, space = problem.lattice, problem.space
         problem.precompute_bounds()  # every phase below sorts all nodes by their bounds
-        order = problem.bound_key  # heuristic order within a level: most promising first
 
         if problem.monotone_criteria:
             if problem.values_near_bounds:
@@ -63,7 +62,7 @@ class FlashStrategy(SearchStrategy):
             probed, certified = self._settle_by_certain_suppression(problem, node)
             probes, settled = probes + probed, settled + certified
 
-        for node in sorted(candidates, key=order):
+        for node in problem.by_bound(candidates):
             if problem.prunable(node):
                 break  # sorted by bound key: every later candidate is bounded too
             if problem.dominated(node):
@@ -139,7 +138,7 @@ class FlashStrategy(SearchStrategy):
 
     def _walk(self, problem: SearchProblem) -> None:
         for level in problem.lattice.nodes_by_height():
-            for node in sorted(level, key=problem.bound_key):
+            for node in problem.by_bound(level):
                 # A node whose bound cannot beat the incumbent is skipped with all its
                 # generalizations (their bounds are at least as large): ARX's pruning by bounds.
                 if problem.space.tag(node) is None and not problem.prunable(node) and not problem.dominated(node):
@@ -152,7 +151,7 @@ class FlashStrategy(SearchStrategy):
         """Check maximal nodes of the open region until nothing is open (see the module docstring). The
         region is a bitmask (``Lattice.down_set``); its maximal nodes are those without an open successor."""
         lattice, space = problem.lattice, problem.space
-        order = sorted(lattice.nodes(), key=problem.bound_key)
+        order = problem.by_bound(lattice.node_list)
         index = lattice.index
         rank = {node: i for i, node in enumerate(order)}
         open_ = lattice.full_mask  # phase 1 starts with nothing tagged
