@@ -46,7 +46,7 @@ class Session:
     def __init__(self, config: AnonymizeConfig, db: str | Any = None) -> None:
         """``db``: a database URL overriding the config's, or the caller's open DuckDB or psycopg connection."""
         self.config = config
-        given = db is not None and not (isinstance(db, str) and not db)
+        given = db is not None and db != ""
         self.adapter: EngineAdapter = adapter_for(
             db if given else config.source.url or DEFAULT_URL, Path.cwd() if given else config.base_dir,
             create=config.source.csv is not None,

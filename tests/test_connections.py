@@ -134,3 +134,24 @@ def test_db_must_be_a_url_or_a_connection(db: Any) -> None:
     with pytest.raises(ConfigError, match=r"^db: expected a database URL or an open DuckDB or psycopg connection, "
                                           rf"not a {type(db).__name__}$"):
         sqlanon.anonymize(config(), db=db)
+
+
+def test_connecting_again_to_record_a_failure_keeps_the_callers_settings(postgres_server_url: str) -> None:
+    """``fresh()`` of a borrowed adapter is the adapter itself; connecting it again must not take sqlanon's
+    settings for the caller's."""
+    import psycopg
+
+    from sqlanon.engines import adapter_for
+
+    con = psycopg.connect(postgres_server_url, autocommit=True)
+    try:
+        adapter = adapter_for(con)
+        adapter.connect()
+        again = adapter.fresh()
+        assert again is adapter
+        again.connect()
+        again.close()
+        assert con.execute("SELECT current_setting('enable_mergejoin')").fetchone()[0] == "on"
+        assert not con.closed
+    finally:
+        con.close()

@@ -65,8 +65,9 @@ class PostgresAdapter(EngineAdapter):
         if self.borrowed:
             # The caller's session gets sqlanon's settings for the run and its own back at close, except
             # temp_buffers: it cannot change once the session has used a temporary table, so it would stay.
+            # Connecting again (``fresh``, to record a failure) keeps the values first seen.
             for name, value in SESSION_SETTINGS.items():
-                if name != "temp_buffers":
+                if name != "temp_buffers" and name not in self._restore:
                     self._restore[name] = self._con.execute(f"SELECT current_setting('{name}')").fetchone()[0]
                     self._con.execute("SELECT set_config(%s, %s, false)", [name, value])
             return

@@ -16,8 +16,6 @@ class SolutionSpace:
         self.lattice = lattice
         self.monotone = monotone
         self.tags: dict[Node, bool] = {}
-        #: Nodes in the order they were tagged (searches read what a check settled from its tail).
-        self.log: list[Node] = []
         #: The nodes tagged feasible and infeasible, as bitmasks.
         self.feasible = 0
         self.infeasible = 0
@@ -50,6 +48,4 @@ class SolutionSpace:
             self.feasible |= new
         else:
             self.infeasible |= new
-        nodes = self.lattice.members(new)
-        self.tags.update(dict.fromkeys(nodes, feasible))
-        self.log.extend(nodes)
+        self.tags.update(dict.fromkeys(self.lattice.members(new), feasible))
