@@ -193,6 +193,7 @@ class DuckDBAdapter(EngineAdapter):
         # (CUP's 100,000-row ZIP hierarchy took 40 s); its CSV reader loads the same rows in milliseconds.
         # Python's C csv writer quotes every field; NULL is written as a random token that is read back as
         # NULL (quoted NULL strings allowed), so no text value, the empty one included, can be taken for it.
+        # Every option is given, so nothing is sniffed (auto_detect off: ~0.2 ms of ~1.6 ms per table).
         if not rows:
             return
         null = f"sqlanon-null-{secrets.token_hex(16)}"
@@ -205,7 +206,7 @@ class DuckDBAdapter(EngineAdapter):
             names = ", ".join(f"'c{i}': 'VARCHAR'" for i in range(columns))
             self.execute(
                 f"INSERT INTO {table} SELECT * FROM read_csv(?, header = false, delim = ',', quote = '\"', "
-                f"escape = '\"', nullstr = ?, allow_quoted_nulls = true, columns = {{{names}}})",
+                f"escape = '\"', nullstr = ?, allow_quoted_nulls = true, columns = {{{names}}}, auto_detect = false)",
                 [path, null],
             )
         finally:
