@@ -311,7 +311,7 @@ class DuckDBMemory(DuckDBFile):
         import duckdb
 
         self.con = duckdb.connect(":memory:")
-        self._tables = {}
+        self._tables: dict[str, str] = {}
 
     @property
     def sqlanon_url(self) -> Any:  # the connection itself: sqlanon.anonymize(..., db=connection)

@@ -63,7 +63,8 @@ class FrequencySet:
         for h in heights:
             cells = [row[pos + 4 * j: pos + 4 * j + 4] for j in range(h)]
             sums.append(tuple(int(total or 0) for total, _, _, _ in cells))
-            counts.append(tuple(int(count or 0) for _, count, _, _ in cells))
+            if count_distinct:
+                counts.append(tuple(int(count or 0) for _, count, _, _ in cells))
             # An empty frequency set has no codes (max and min NULL): no level has a single one.
             single.append(tuple(high is not None and high == low for _, _, high, low in cells))
             maxima.append(max(int(high or 0) for _, _, high, _ in cells))
