@@ -242,11 +242,9 @@ def check(
             presence = _presence(adapter, parts, population_parts, qis)
     finally:
         try:
-            for lookup in reversed(created):
-                try:
-                    adapter.run("drop_table.sql.j2", table=(lookup,))
-                except Exception:  # the connection may be gone; temporary tables die with it
-                    break
+            adapter.drop_tables(list(reversed(created)))
+        except Exception:  # noqa: BLE001 - the connection may be gone; temporary tables die with it
+            pass
         finally:
             adapter.close()
 

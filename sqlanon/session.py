@@ -62,12 +62,11 @@ class Session:
         try:
             # An ephemeral database (DuckDB's :memory:) ends with its connection, tables and all, unless the
             # connection is the caller's.
-            keep = self.adapter.ephemeral and not self.adapter.borrowed
-            for table in () if keep else reversed(self.temporary):
+            if not (self.adapter.ephemeral and not self.adapter.borrowed):
                 try:
-                    self.adapter.run("drop_table.sql.j2", table=(table,))
+                    self.adapter.drop_tables(list(reversed(self.temporary)))
                 except Exception:  # the connection may be gone; temporary tables die with it
-                    break
+                    pass
         finally:
             self.adapter.close()
 
@@ -130,6 +129,10 @@ class Session:
         source, shown = self.open_source()
         columns = self.check_columns(source, shown)
         qis = cfg.quasi_identifiers
+        # The run's scans are of the source's size, unless a delta-presence population (not counted) is joined.
+        sized = cfg.privacy.delta_presence is None
+        if sized:
+            self.adapter.settings_for_data(None)
         total, with_null = (int(v) for v in self.adapter.run("count_rows.sql.j2", source=source, qis=qis)[0])
         basic = cfg.privacy.null_handling == "basic"
         removed = with_null if basic else 0
@@ -141,6 +144,8 @@ class Session:
                 f"source: all {total} rows of {shown} have a NULL quasi-identifier and basic match removes them "
                 f"(privacy.null_handling: basic); use extended"
             )
+        if sized:
+            self.adapter.settings_for_data(total)
         if cfg.privacy.k > considered:
             raise SmallerThanKError(
                 f"privacy.k: k={cfg.privacy.k} is larger than the number of records ({considered}) in {shown}"

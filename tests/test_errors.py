@@ -666,6 +666,54 @@ def test_duckdb_node_queries_over_one_row_group_run_on_one_thread(
     assert seen and set(seen) == {machine}
 
 
+def test_duckdb_runs_over_one_row_group_of_source_on_one_thread(
+    duckdb_engine: Engine, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A source of at most one row group is counted, coded and searched on one thread, and the caller's
+    connection gets its thread count back; a larger source gets the threads back once it is counted, and a
+    ``threads`` setting in the URL is left alone."""
+    import duckdb
+
+    import sqlanon
+    from sqlanon.config import parse_config
+    from sqlanon.engines.duckdb import ROW_GROUP_ROWS, DuckDBAdapter
+
+    path = duckdb_engine.extra["path"]
+    with duckdb.connect(path) as con:
+        for name, rows_ in (("small", ROW_GROUP_ROWS), ("large", ROW_GROUP_ROWS + 1)):
+            con.execute(f"CREATE TABLE {name} AS SELECT range % 50 AS age FROM range({rows_})")
+    seen: dict[str, int] = {}
+    original = DuckDBAdapter.run
+
+    def run(self, template, **context):
+        if template in ("count_rows.sql.j2", "build_frequency_set.sql.j2"):
+            seen[template.split(".")[0]] = int(self._con.execute("SELECT current_setting('threads')").fetchone()[0])
+        return original(self, template, **context)
+
+    monkeypatch.setattr(DuckDBAdapter, "run", run)
+
+    def threads_seen(table: str, db: Any) -> dict[str, int]:
+        seen.clear()
+        cfg = parse_config({
+            "source": {"table": table}, "output": {"table": f"{table}_out"},
+            "attributes": {"age": {"role": "quasi_identifier", "hierarchy": {"intervals": {"widths": [10]}}}},
+            "privacy": {"k": 2, "suppression_limit": 0}, "history": {"enabled": False},
+        }, source="<test>")
+        sqlanon.anonymize(cfg, db=db, dry_run=True)
+        return dict(seen)
+
+    con = duckdb.connect(path)
+    try:
+        con.execute("SET threads = 2")
+        assert threads_seen("small", con) == {"count_rows": 1, "build_frequency_set": 1}
+        assert con.execute("SELECT current_setting('threads')").fetchone()[0] == 2
+        assert threads_seen("large", con) == {"count_rows": 1, "build_frequency_set": 2}
+        assert con.execute("SELECT current_setting('threads')").fetchone()[0] == 2
+    finally:
+        con.close()
+    assert threads_seen("small", f"duckdb:///{path}?threads=2") == {"count_rows": 2, "build_frequency_set": 2}
+
+
 PASSWORD_URLS = [
     UNREACHABLE,
     f"postgresql://u:{PASSWORD}@127.0.0.1:1/db?sslmode=bogus",

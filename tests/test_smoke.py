@@ -49,14 +49,13 @@ def test_temporary_tables_are_dropped_unless_the_database_ends_with_the_run(tmp_
         "privacy": {"k": 3, "suppression_limit": 0.1},
     }
     drops: list[str] = []
-    original = DuckDBAdapter.run
+    original = DuckDBAdapter.drop_tables
 
-    def run(self, template, **context):
-        if template == "drop_table.sql.j2":
-            drops.append(context["table"][0])
-        return original(self, template, **context)
+    def drop_tables(self, tables):
+        drops.extend(tables)
+        return original(self, tables)
 
-    monkeypatch.setattr(DuckDBAdapter, "run", run)
+    monkeypatch.setattr(DuckDBAdapter, "drop_tables", drop_tables)
     sqlanon.anonymize(parse_config(config, base_dir=tmp_path), db="duckdb:///:memory:", dry_run=True)
     assert drops == []
     sqlanon.anonymize(parse_config(config, base_dir=tmp_path), db=f"duckdb:///{tmp_path / 'db.duckdb'}",

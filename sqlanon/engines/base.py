@@ -128,6 +128,13 @@ class EngineAdapter:
         engine does that (``PREPARED_NODE_QUERIES``)."""
         return self.execute(sql, params)
 
+    def drop_tables(self, tables: Sequence[str]) -> None:
+        """Drop these tables (unqualified names of sqlanon's temporary tables) where they exist, in one round
+        trip: both engines take several statements without bind parameters in one call, and a drop each cost
+        ADULT ~0.3 ms nine times on DuckDB, CUP ~1 ms twelve times on PostgreSQL."""
+        if tables:
+            self.execute(";\n".join(self.render("drop_table.sql.j2", table=(table,))[0] for table in tables))
+
     def bulk_insert(self, table: str, columns: int, rows: Sequence[Sequence[Any]]) -> None:
         """Insert many rows of configuration data (hierarchies) into ``table`` (already quoted)."""
         chunk = max(1, 2000 // max(columns, 1))
@@ -159,6 +166,10 @@ class EngineAdapter:
             raise
         self._in_transaction = False
         self.execute("COMMIT")
+
+    def settings_for_data(self, rows: int | None) -> None:
+        """Settings for the rest of a run whose source has ``rows`` rows (None: not counted yet), restored by
+        ``close`` (none here)."""
 
     @contextmanager
     def node_query_settings(self, rows: int | None, judged: bool) -> Iterator[None]:
