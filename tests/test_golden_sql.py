@@ -238,6 +238,11 @@ CASES: dict[str, tuple[str, dict[str, Any]]] = {
         "evaluate_node.sql.j2",
         {"table": f"{PREFIX}fs", "levels": [1, 0], "k": 5, "loss_weights": True, **MODELS, "level_heights": [3, 2]},
     ),
+    "evaluate_node_models_packed": (
+        "evaluate_node.sql.j2",
+        {"table": f"{PREFIX}fs", "levels": [1, 0], "k": 5, "loss_weights": True, **MODELS, "population": None,
+         "criteria": MODELS["criteria"][:-1], "radices": [7, 4]},
+    ),
     "evaluate_node_numeric_summary": (
         "evaluate_node.sql.j2",
         {"table": f"{PREFIX}fs", "levels": [2, 1], "k": 4, "loss_weights": False, "population": None, "n": 500,

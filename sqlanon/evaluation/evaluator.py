@@ -102,10 +102,12 @@ class NodeEvaluator:
         return CLASS_STATISTICS if loss_weights else self.class_statistics
 
     def _radices(self, grouped: Sequence[bool]) -> list[int] | None:
-        """Digits of the packed class key of a k-anonymity query (``PACKED_CLASS_KEY``): per QI one more than
-        its largest code, so that the key is unique per class; None, grouping by the columns, when the key
-        could exceed a BIGINT."""
-        if not self.adapter.PACKED_CLASS_KEY or self.judged or len(self.fset.max_codes) != len(grouped):
+        """Digits of the packed class key (``PACKED_CLASS_KEY``): per QI one more than its largest code, so that
+        the key is unique per class; None, grouping by the columns, when the key could exceed a BIGINT. A
+        population's frequency set is grouped by the same key but may hold larger codes, so it keeps the
+        columns; so do prepared queries, whose levels are parameters."""
+        if (not self.adapter.PACKED_CLASS_KEY or self.fset.population or self.prepared
+                or len(self.fset.max_codes) != len(grouped)):
             return None
         radices = [code + 1 for code in self.fset.max_codes]
         return radices if prod(r for r, g in zip(radices, grouped, strict=True) if g) <= 2**63 else None

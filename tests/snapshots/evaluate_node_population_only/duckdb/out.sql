@@ -9,9 +9,9 @@
 --          has checked that every sum is an integer below 2^53, so each is exact; PostgreSQL sums BIGINT
 --          into NUMERIC, which made its node queries up to twice as slow), level_heights (models or a
 --          population only, optional: levels are bind parameters choosing among each QI's level columns, one
---          prepared statement for every node; see NodeEvaluator), radices (k-anonymity query only, optional: per
---          QI, one more than its largest code; the class key is then the grouped codes packed into one BIGINT
---          as mixed-radix digits, which PostgreSQL hashes faster than several columns: see NodeEvaluator),
+--          prepared statement for every node; see NodeEvaluator), radices (optional: per QI, one more than its
+--          largest code; the class key is then the grouped codes packed into one BIGINT as mixed-radix digits,
+--          which PostgreSQL hashes and joins faster than several columns: see NodeEvaluator),
 --          counted (k-anonymity query only: which of classes, suppressed_classes, dm_star
 --          to count; a feasibility check counts only what the metric reads: see NodeEvaluator)
 -- columns: suppressed_records, then classes, suppressed_classes, dm_star (all with models or a population, else
