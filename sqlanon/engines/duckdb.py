@@ -167,6 +167,8 @@ class DuckDBAdapter(EngineAdapter):
                 self._execute(f"SET threads = {self._threads_before}", [])
                 self._threads_before = None
             return
+        if self._threads_before is not None:
+            return  # on one thread since the size was unknown
         threads = int(self._execute("SELECT current_setting('threads')", [])[0][0])
         if threads > 1:
             self._execute("SET threads = 1", [])
