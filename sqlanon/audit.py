@@ -229,7 +229,8 @@ def check(
             lookups[name] = (_load_hierarchy(adapter, rows, f"{prefix}h{index}", parts, name, where, created),
                              len(rows[0]) - 1)
 
-        row = adapter.run("check_table.sql.j2", table=parts, qis=qis, k=k if k is not None else 1)[0]
+        with adapter.aggregate_settings():
+            row = adapter.run("check_table.sql.j2", table=parts, qis=qis, k=k if k is not None else 1)[0]
         measures: dict[str, dict[str, Any]] | None = None
         if attributes:
             types = adapter.run("audit_column_types.sql.j2", table=parts, columns=attributes)[0]

@@ -564,6 +564,48 @@ def test_postgres_session_settings_unless_the_url_says(engine) -> None:
     assert shown == {"default": "256MB off", "url": "16MB on"}
 
 
+def test_postgres_verification_aggregates_with_more_work_mem(
+    both: Engine, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The written table's verification (one aggregate over all its rows) runs with work_mem 64 MB, so that
+    PostgreSQL hashes its classes instead of sorting them on disk, and the session's value comes back after
+    it; a work_mem in the URL is left alone."""
+    if both.name != "postgres":
+        pytest.skip("a PostgreSQL session setting")
+    from urllib.parse import quote
+
+    from sqlanon import api
+    from sqlanon.engines.postgres import AGGREGATE_WORK_MEM, PostgresAdapter
+
+    seen: list[str] = []
+    original_run, original_verify = PostgresAdapter.run, api.verify_output
+
+    def run(self, template, **context):
+        if template == "verify_output.sql.j2":
+            seen.append(self.execute("SELECT current_setting('work_mem')")[0][0])
+        return original_run(self, template, **context)
+
+    def verify(adapter, **kwargs):
+        seen.append(adapter.execute("SELECT current_setting('work_mem')")[0][0])
+        try:
+            return original_verify(adapter, **kwargs)
+        finally:
+            seen.append(adapter.execute("SELECT current_setting('work_mem')")[0][0])
+
+    monkeypatch.setattr(PostgresAdapter, "run", run)
+    monkeypatch.setattr(api, "verify_output", verify)
+    result = invoke("anonymize", config_file(tmp_path, base_config(both.url)))
+    assert result.exit_code == 0, result.output
+    assert seen[1] == AGGREGATE_WORK_MEM and seen[0] == seen[2] != AGGREGATE_WORK_MEM, seen
+    seen.clear()
+    url = both.url + ("&" if "?" in both.url else "?") + "options=" + quote("-c work_mem=5MB")
+    data = base_config(url)
+    data["output"]["if_exists"] = "replace"
+    result = invoke("anonymize", config_file(tmp_path, data, "url.yaml"))
+    assert result.exit_code == 0, result.output
+    assert seen == ["5MB", "5MB", "5MB"]
+
+
 def test_duckdb_node_queries_run_without_compressed_materialization(
     db: Engine, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -172,6 +172,12 @@ class EngineAdapter:
         ``close`` (none here)."""
 
     @contextmanager
+    def aggregate_settings(self) -> Iterator[None]:
+        """Session settings for one aggregate of a whole table into its classes (verifying a written table,
+        checking a published one), restored afterwards (none here)."""
+        yield
+
+    @contextmanager
     def node_query_settings(self, rows: int | None, judged: bool) -> Iterator[None]:
         """Session settings for the search's many small node queries over frequency sets of ``rows`` rows (None:
         unknown), with privacy models or a population (``judged``) or k-only, restored afterwards (none here)."""

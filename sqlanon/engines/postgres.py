@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 from ..errors import ConfigError, EngineError, InputError
@@ -21,6 +22,10 @@ SESSION_SETTINGS = {
     # 1.20 -> 0.81 s, write-back 1.14 -> 0.67 s. A planner preference, not a ban: merge joins stay possible.
     "enable_mergejoin": "off",
 }
+
+
+#: work_mem for one aggregate over a whole written table (``aggregate_settings``).
+AGGREGATE_WORK_MEM = "64MB"
 
 
 class PostgresAdapter(EngineAdapter):
@@ -99,6 +104,25 @@ class PostgresAdapter(EngineAdapter):
         except Exception:  # noqa: BLE001 - the connection may be gone
             pass
         self._restore.clear()
+
+    @contextmanager
+    def aggregate_settings(self) -> Iterator[None]:
+        """``work_mem`` 64 MB for the statement: with 4 MB (the default) the planner sorts the classes of a
+        freshly written, unanalyzed table on disk where a hash table fits. The verification of 2 M written
+        rows took 3.6 s, 0.95 s with it (10 M rows: 18.8 s of an 80 s run). Not for the whole session: the
+        write-back's shuffle was no faster with it. A ``work_mem`` in the URL wins."""
+        if "work_mem" in self.url:
+            yield
+            return
+        before = self._execute("SELECT current_setting('work_mem')", [])[0][0]
+        self._execute("SELECT set_config('work_mem', %s, false)", [AGGREGATE_WORK_MEM])
+        try:
+            yield
+        finally:
+            try:
+                self._execute("SELECT set_config('work_mem', %s, false)", [before])
+            except Exception:  # noqa: BLE001 - the connection may be gone; the statement's own error is reported
+                pass
 
     def _scrub(self, exc: BaseException) -> str:
         from sqlalchemy.engine import make_url

@@ -40,7 +40,9 @@ def verify_output(
     histogram: dict[int, int] = {}
     rows = classes = below_k = all_star = 0
     smallest = None
-    for size, star, count in adapter.run("verify_output.sql.j2", table=tuple(table), qis=list(qis)):
+    with adapter.aggregate_settings():
+        distribution = adapter.run("verify_output.sql.j2", table=tuple(table), qis=list(qis))
+    for size, star, count in distribution:
         size, count = int(size), int(count)
         histogram[size] = histogram.get(size, 0) + count
         rows += size * count
