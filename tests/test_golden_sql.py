@@ -196,6 +196,10 @@ CASES: dict[str, tuple[str, dict[str, Any]]] = {
         "drop_table.sql.j2",
         {"table": WEIRD_SOURCE},
     ),
+    "drop_tables": (
+        "drop_tables.sql.j2",
+        {"tables": [f"{PREFIX}fs", WEIRD]},
+    ),
     "encode_hierarchy": (
         "encode_hierarchy.sql.j2",
         {"lookup": f"{PREFIX}h0", "coded": f"{PREFIX}c0", "height": 3, "null_explicit": False},
@@ -523,16 +527,18 @@ def test_snapshot_files_parse_back() -> None:
 
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_duckdb_rendering_parses_as_one_statement(case: str) -> None:
-    """DuckDB's parser accepts every rendering as exactly one statement (no injection splits it)."""
+    """DuckDB's parser accepts every rendering as exactly one statement (no injection splits it); the drops of
+    several tables, one statement per table."""
     import duckdb
 
-    sql, _ = render("duckdb", *CASES[case])
+    template, context = CASES[case]
+    sql, _ = render("duckdb", template, context)
     con = duckdb.connect()
     try:
         statements = con.extract_statements(sql)
     finally:
         con.close()
-    assert len(statements) == 1
+    assert len(statements) == (len(context["tables"]) if template == "drop_tables.sql.j2" else 1)
 
 
 def test_hostile_identifiers_are_quoted() -> None:
