@@ -66,6 +66,11 @@ class InformationLossMetric:
         """The exact value when it follows from the levels alone (then no SQL is needed)."""
         return None
 
+    def bound_given_suppressed(self, node: Node, ctx: MetricContext, suppressed: int) -> Fraction | None:
+        """A bound <= this node's value when ``suppressed`` records are suppressed there (a feasibility check
+        counted them), for a value that needs more than that check; None when the metric has none."""
+        return None
+
     def display(self, value: Fraction, ctx: MetricContext) -> float:
         return float(value)
 

@@ -93,6 +93,20 @@ class LossMetric(InformationLossMetric):
             return self.lower_bound(node, ctx)  # nothing can be suppressed: the bound is exact
         return None
 
+    def bound_given_suppressed(self, node: Node, ctx: MetricContext, suppressed: int) -> Fraction:
+        """With S records suppressed, QI i's factor is d_i + W + S D_i - b, where b, the weight of the
+        suppressed cells, is at most W (the weight of all records at the level) and at most S D_i (no cell
+        weighs more than D_i, see ``unit_weight``). So the factor is at least d_i + max(W, S D_i): exact at
+        a level of weight 0 (every level 0 of a hierarchy without repeated values), and above the
+        unsuppressed bound as soon as S D_i exceeds W. A feasibility check gives S; the weights query it
+        spares (each QI's weight summed per class) cost FARS on PostgreSQL twice the check."""
+        units, factors = _factors(ctx)
+        total = 1
+        for i, level in enumerate(node):
+            weight = ctx.weight_sums[i][level]
+            total *= factors[i][level] - weight + max(weight, suppressed * units[i])
+        return Fraction(total)
+
     def display(self, value: Fraction, ctx: MetricContext) -> float:
         q = len(ctx.heights)
         product = Fraction(value) / prod(_denominators(ctx))

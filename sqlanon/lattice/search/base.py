@@ -163,17 +163,36 @@ class SearchProblem:
                 self._outvalued.update(self.lattice.members(new))
 
     def consider(self, node: Node) -> Fraction | None:
-        """Compute the metric of a node known or found to be feasible and update the incumbent."""
+        """Compute the metric of a node known or found to be feasible and update the incumbent. None when it
+        is infeasible, or when its feasibility check bounds its value at or above the incumbent's: then the
+        query of the value itself (Loss's weights) is not run."""
         feasible = self.is_feasible(node)
         if not feasible:
             return None
         value = self.metric.value_without_evaluation(node, self.ctx, True)
         if value is None:
+            if self._beaten_by_check(node):
+                return None
             value = self.metric.value(node, self.evaluate(node), self.ctx)
         key = solution_key(value, node)
         if self.best is None or key < self.best:
             self.best = key
         return value
+
+    def _beaten_by_check(self, node: Node) -> bool:
+        """Whether the node's feasibility check (its records suppressed, ``bound_given_suppressed``) shows that
+        it cannot beat the incumbent. A node tagged feasible without a check is checked first: the check costs
+        about half of the query with Loss's weights, and FARS k=5 5% (PostgreSQL, alternated in one process,
+        ms) spared 9 of the 10 weights queries of such nodes, 1093 -> 985 ms. Counting the suppressed
+        records of checked nodes spared 7 of 11 weights queries there (1173 -> 1038 ms), 5 of 7 on CUP
+        (2979 -> 2829 ms) and 5 of 6 on ADULT k=5 5%."""
+        if self.best is None or not self.metric.needs_loss_weights:
+            return False
+        stats = self.evaluate(node, for_metric=False)  # the cached check, if any
+        if stats.suppressed_weights is not None:
+            return False  # the value is at hand
+        bound = self.metric.bound_given_suppressed(node, self.ctx, stats.suppressed_records)
+        return bound is not None and solution_key(bound, node) >= self.best
 
     def result(self) -> SearchResult:
         node = self.best[2] if self.best else None
