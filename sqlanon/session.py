@@ -157,6 +157,8 @@ class Session:
             loaded = load_hierarchy(
                 self.adapter, attr.hierarchy, attribute=name, source=source, resolve=cfg.resolve,
                 prefix=self.prefix, index=index, created=self.temporary, check_values=False,
+                # a population's values are coded through the same table
+                source_rows=total if sized else None,
             )
             if attr.max_level is not None and attr.max_level > loaded.height - 1:
                 raise ConfigError(

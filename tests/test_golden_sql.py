@@ -202,7 +202,12 @@ CASES: dict[str, tuple[str, dict[str, Any]]] = {
     ),
     "encode_hierarchy": (
         "encode_hierarchy.sql.j2",
-        {"lookup": f"{PREFIX}h0", "coded": f"{PREFIX}c0", "height": 3, "null_explicit": False},
+        {"lookup": f"{PREFIX}h0", "coded": f"{PREFIX}c0", "height": 3, "null_explicit": False, "data": None},
+    ),
+    "encode_hierarchy_data_values": (
+        "encode_hierarchy.sql.j2",
+        {"lookup": f"{PREFIX}h0", "coded": f"{PREFIX}c0", "height": 3, "null_explicit": True,
+         "data": {"source": WEIRD_SOURCE, "column": WEIRD}},
     ),
     "evaluate_node_loss_weights": (
         "evaluate_node.sql.j2",
@@ -429,7 +434,7 @@ CASES: dict[str, tuple[str, dict[str, Any]]] = {
          "measure": "e_range"},
     ),
     "report_hierarchy_examples": (
-        "report_hierarchy_examples.sql.j2", {"coded": f"{PREFIX}c0", "level": 2, "limit": 5},
+        "report_hierarchy_examples.sql.j2", {"table": f"{PREFIX}h0", "level": 2, "limit": 5},
     ),
 }
 

@@ -8,13 +8,16 @@ label; duplicate rows; explicit NULL mappings) go through both, on both engines.
 
 from __future__ import annotations
 
+import json
 import secrets
 from pathlib import Path
 
 import pytest
+import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import sqlanon
 from sqlanon.engines import adapter_for_url
 from sqlanon.hierarchy import encoding
 from tests.helpers import Engine, invoke, one_json_object, write_config
@@ -40,8 +43,9 @@ def hierarchies(draw) -> tuple[int, list[list[str | None]]]:
     return height, rows
 
 
-def _sql_side(adapter, rows: list[list[str | None]], height: int):
-    """What the database makes of the rows: problems, description, and the coded rows when it codes them."""
+def _sql_side(adapter, rows: list[list[str | None]], height: int, data: dict | None = None):
+    """What the database makes of the rows: problems, description, and the coded rows when it codes them
+    (those of the values in ``data``'s source column alone, when given)."""
     raw, coded = f"h_{secrets.token_hex(4)}", f"c_{secrets.token_hex(4)}"
     adapter.run("create_lookup_table.sql.j2", table=raw, height=height)
     adapter.bulk_insert(adapter.quote_identifier(raw), height + 1, rows)
@@ -54,7 +58,8 @@ def _sql_side(adapter, rows: list[list[str | None]], height: int):
         return problems, description, None
     if null_rows == 0:
         adapter.run("add_null_row.sql.j2", lookup=raw, height=height, top_label=top_label)
-    adapter.run("encode_hierarchy.sql.j2", lookup=raw, coded=coded, height=height, null_explicit=null_rows == 1)
+    adapter.run("encode_hierarchy.sql.j2", lookup=raw, coded=coded, height=height, null_explicit=null_rows == 1,
+                data=data)
     return problems, description, adapter.execute(f'SELECT * FROM "{coded}"')
 
 
@@ -85,6 +90,41 @@ def test_python_checks_and_codes_a_hierarchy_as_the_database_does(engine: Engine
     with_null = rows if ours.null_rows else [*rows, [None] * height + [ours.top_label]]
     mine = encoding.encode(with_null, height, null_explicit=ours.null_rows == 1)
     assert sorted(mine, key=_key) == sorted((tuple(r) for r in coded), key=_key)
+
+
+@settings(max_examples=40, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(case=hierarchies(), draw=st.data())
+def test_coding_the_values_of_the_data_alone_renumbers_the_full_coding(engine: Engine, case, draw) -> None:
+    """Rows of the data's values (and the NULL row) as the full coding has them, with Loss weights that count
+    every row of the hierarchy, and codes numbered among the labels kept, in the same order."""
+    height, rows = case
+    values = sorted({row[0] for row in rows if row[0] is not None})
+    kept = draw.draw(st.lists(st.sampled_from(values), max_size=8)) if values else []
+    table = f"data_{secrets.token_hex(4)}"
+    engine.create_table(table, {"v": "VARCHAR"}, [(v,) for v in kept] + [(None,)])
+    adapter = adapter_for_url(engine.url)
+    adapter.connect()
+    try:
+        _, _, full = _sql_side(adapter, rows, height)
+        _, _, coded = _sql_side(adapter, rows, height, data={"source": (table,), "column": "v"})
+    finally:
+        adapter.close()
+    if full is None:
+        return  # not a tree: nothing is coded
+    by_value = {row[0]: row for row in full}  # one row per value in a tree (duplicate rows are identical)
+    assert sorted((row[0] for row in coded), key=_key_of) == sorted({*kept, None}, key=_key_of)
+    codes = [3 + 3 * j for j in range(height)]
+    for row in coded:  # value, match key, labels and weights
+        assert [v for i, v in enumerate(row) if i not in codes] == \
+               [v for i, v in enumerate(by_value[row[0]]) if i not in codes]
+    for g in codes:
+        ranks = {code: rank for rank, code in enumerate(sorted({by_value[row[0]][g] for row in coded}), start=1)}
+        assert all(row[g] == ranks[by_value[row[0]][g]] for row in coded)
+
+
+def _key_of(value: str | None) -> tuple[bool, str]:
+    return value is None, value or ""
 
 
 def test_codes_follow_byte_order_with_null_last() -> None:
@@ -144,3 +184,67 @@ def test_the_same_optimum_either_way(engine: Engine, tmp_path: Path, monkeypatch
     sql_coding = {"load_csv_hierarchy.sql.j2", "validate_hierarchy.sql.j2", "encode_hierarchy.sql.j2"}
     assert sql_coding <= set(templates) if large else not sql_coding & set(templates)
     assert ("create_coded_table.sql.j2" in templates) is not large
+
+
+def _encodings(monkeypatch, engine: Engine) -> list[dict | None]:
+    """The ``data`` of every encode_hierarchy.sql.j2 the runs render (None: every hierarchy row coded)."""
+    seen: list[dict | None] = []
+    cls = type(adapter_for_url(engine.url))
+    original = cls.run
+
+    def spy(self, template: str, **context):
+        if template == "encode_hierarchy.sql.j2":
+            seen.append(context["data"])
+        return original(self, template, **context)
+
+    monkeypatch.setattr(cls, "run", spy)
+    return seen
+
+
+def test_a_small_source_has_its_values_coded_alone_with_the_same_result(
+    engine: Engine, tmp_path: Path, monkeypatch
+) -> None:
+    """11 rows, a hierarchy of 5 rows and height 3: the database codes the values of the data alone. 'cd'
+    covers c and d, so c weighs 1 at level 1 though d is not in the data; e is not in the data either, and
+    the report's examples, taken from the hierarchy, still show it."""
+    hierarchy = "a;ab;*\nb;ab;*\nc;cd;*\nd;cd;*\ne;e;*\n"
+    config = _people(engine, tmp_path, hierarchy)
+    outcomes = []
+    for large in (False, True):
+        if large:
+            monkeypatch.setattr("sqlanon.hierarchy.loading.PYTHON_FILE_BYTES", 0)
+        seen = _encodings(monkeypatch, engine)
+        report = tmp_path / f"report-{large}.json"
+        result = sqlanon.anonymize(config, dry_run=True, report=[report])
+        outcomes.append((result.transformation, result.metrics, result.suppressed_rows))
+        assert seen == ([{"source": ("people",), "column": "code"}] if large else [])
+        examples = json.loads(report.read_text(encoding="utf-8"))["attributes"][0]["examples"]
+        assert ["e", "e"] in examples, examples
+    assert outcomes[0] == outcomes[1]
+    assert outcomes[0][0] == {"code": 1} and outcomes[0][1]["loss"] > 0
+
+
+def test_a_larger_source_has_every_hierarchy_row_coded(engine: Engine, tmp_path: Path, monkeypatch) -> None:
+    """11 rows against 2 levels of 4 rows (the NULL row added): scanning the source would cost more."""
+    monkeypatch.setattr("sqlanon.hierarchy.loading.PYTHON_FILE_BYTES", 0)
+    config = _people(engine, tmp_path, "a;*\nb;*\nc;*\n")
+    seen = _encodings(monkeypatch, engine)
+    result = invoke("anonymize", config, "--json")
+    assert result.exit_code == 0, result.output
+    assert one_json_object(result.stdout)["verified"] is True
+    assert seen == [None]
+
+
+def test_a_population_has_every_hierarchy_row_coded(engine: Engine, tmp_path: Path, monkeypatch) -> None:
+    """delta-presence codes the population's values through the same table: d is in the population only."""
+    monkeypatch.setattr("sqlanon.hierarchy.loading.PYTHON_FILE_BYTES", 0)
+    config = _people(engine, tmp_path, "a;ab;*\nb;ab;*\nc;cd;*\nd;cd;*\n")
+    engine.create_table("population", {"code": "VARCHAR"}, [(c,) for c in "aaaabbbbccccccdd"])
+    data = yaml.safe_load(config.read_text(encoding="utf-8"))
+    data["privacy"]["delta_presence"] = {"population_table": "population", "delta_min": 0, "delta_max": 1}
+    write_config(config, data)
+    seen = _encodings(monkeypatch, engine)
+    result = invoke("anonymize", config, "--json")
+    assert result.exit_code == 0, result.output
+    assert one_json_object(result.stdout)["verified"] is True
+    assert seen == [None]

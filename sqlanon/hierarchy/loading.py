@@ -26,9 +26,12 @@ class LoadedHierarchy:
     coded in Python)."""
 
     attribute: str
-    #: The table validate_hierarchy.sql.j2 checks data values against: the raw lookup table, or the coded
-    #: one (same value and label columns) of a hierarchy coded in Python.
+    #: Every row of the hierarchy: the raw lookup table, or the coded one (same value and label columns) of a
+    #: hierarchy coded in Python. validate_hierarchy.sql.j2 checks data values against it, and the report
+    #: takes its examples from it (configuration, never the data's values).
     values_table: str
+    #: The integer-coded lookup table. Coded in the database for a source of few rows, it holds only the
+    #: values of the source (and the NULL row): see ``_code_in_database``.
     coded_table: str
     height: int
     #: Where error messages about it point (config key, and the file of a CSV hierarchy).
@@ -50,13 +53,15 @@ def load_hierarchy(
     index: int,
     created: list[str],
     check_values: bool = True,
+    source_rows: int | None = None,
 ) -> LoadedHierarchy:
     """Create, fill, validate and encode the lookup tables of one quasi-identifier.
 
     ``created`` receives every temporary table name so the caller can always drop them. Without
     ``check_values`` the data is not scanned for values missing from level 0: the caller checks that its
     frequency set kept every record (its joins drop a record whose value has no hierarchy row) and runs
-    ``validate_hierarchy_values`` only when one was lost.
+    ``validate_hierarchy_values`` only when one was lost. ``source_rows``: the source's row count, when the
+    coded table is only ever joined to the source's values (``_code_in_database``).
     """
     where = f"attributes.{attribute}.hierarchy"
     raw, coded = f"{prefix}h{index}", f"{prefix}c{index}"
@@ -114,7 +119,9 @@ def load_hierarchy(
             created.append(raw)
             adapter.run("create_lookup_table.sql.j2", table=raw, height=height)
             _build(adapter, kind, context, where, attribute)
-        leaves = _code_in_database(adapter, raw, coded, source, attribute, height, where, created, check_values)
+        # A builder's hierarchy holds the source's values alone already.
+        leaves = _code_in_database(adapter, raw, coded, source, attribute, height, where, created, check_values,
+                                   source_rows if kind in ("csv", "table") else None)
         checked = raw
     return LoadedHierarchy(
         attribute=attribute,
@@ -145,17 +152,25 @@ def _build(adapter: EngineAdapter, kind: str, context: dict, where: str, attribu
 
 def _code_in_database(
     adapter: EngineAdapter, raw: str, coded: str, source: Sequence[str], attribute: str, height: int, where: str,
-    created: list[str], check_values: bool,
+    created: list[str], check_values: bool, source_rows: int | None,
 ) -> int:
     """Validate, describe and encode the raw lookup table in SQL (``_load_rows`` does it in Python); the
-    number of leaves."""
+    number of leaves.
+
+    A source of at most ``height`` times the hierarchy's rows (``source_rows``) has its values coded alone:
+    the encoding joins every row once per level, and a source that small costs less to scan for its values
+    (CUP's 100,001-row ZIP hierarchy, 13,294 ZIP codes in 63,441 rows: encoding on PostgreSQL 429 -> 180 ms,
+    the run 2747 -> 2351 ms, with the smaller codes; on DuckDB 94 -> 57 ms and 532 -> 496 ms). Loss weights
+    still count every row of the hierarchy."""
     _validate(adapter, raw, source, attribute, height, where, check_values)
     leaves, null_rows, top_labels, top_label = adapter.run("describe_hierarchy.sql.j2", lookup=raw, height=height)[0]
     _check_description(where, leaves, null_rows, top_labels)
     if null_rows == 0:
         adapter.run("add_null_row.sql.j2", lookup=raw, height=height, top_label=top_label)
     created.append(coded)
-    adapter.run("encode_hierarchy.sql.j2", lookup=raw, coded=coded, height=height, null_explicit=null_rows == 1)
+    few = source_rows is not None and source_rows <= height * (int(leaves) + 1)
+    adapter.run("encode_hierarchy.sql.j2", lookup=raw, coded=coded, height=height, null_explicit=null_rows == 1,
+                data={"source": tuple(source), "column": attribute} if few else None)
     return int(leaves)
 
 

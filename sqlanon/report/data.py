@@ -40,7 +40,8 @@ def attributes(
     losses = attribute_losses(data, node, stats)
     out = []
     for i, (h, level) in enumerate(zip(data.hierarchies, node, strict=True)):
-        examples = adapter.run("report_hierarchy_examples.sql.j2", coded=h.coded_table, level=level, limit=EXAMPLES)
+        examples = adapter.run("report_hierarchy_examples.sql.j2", table=h.values_table, level=level,
+                               limit=EXAMPLES)
         out.append(
             {
                 "name": h.attribute,

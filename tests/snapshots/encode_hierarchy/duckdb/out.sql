@@ -4,7 +4,10 @@
 -- and 1 at the top. Codes number a level's labels in byte order, NULL last (any fixed numbering would do).
 -- Each level's labels are grouped (hashing) and joined back: window functions over the whole hierarchy
 -- sorted it once per level, which took 2.9 s for CUP's 100,001-row ZIP hierarchy on PostgreSQL.
--- context: lookup (raw), coded (new table), height, null_explicit (the hierarchy maps NULL itself)
+-- context: lookup (raw), coded (new table), height, null_explicit (the hierarchy maps NULL itself), data (none,
+--          or {source, column}: code only the rows of the values in the source column, and the NULL row, as
+--          codes numbered among their labels; c still counts every row of the hierarchy. The caller decides
+--          when the scan of the source costs less than joining every row: see _code_in_database)
 -- columns: value, match_key, l{j} labels, g{j} codes, w{j} weights (INTEGER: at most the hierarchy's row count;
 --          a narrower frequency set scans faster, and the frequency set's cnt * w{j} is BIGINT)
 CREATE TEMPORARY TABLE "sqlanon_0a1b2c3d_c0" AS
