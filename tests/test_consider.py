@@ -29,6 +29,7 @@ class Recorder:
     cache: dict = field(default_factory=dict)
     queries: list[tuple[tuple[int, ...], bool]] = field(default_factory=list)
     evaluated: int = 0
+    judged: bool = False  # privacy models or a population: suppressed counts are not monotone
 
     def evaluate(self, node: tuple[int, ...], for_metric: bool = True) -> NodeStats:
         cached = self.cache.get(node)
@@ -42,8 +43,8 @@ class Recorder:
         return stats
 
 
-def _problem(metric=None, incumbent: int | None = None) -> SearchProblem:
-    problem = SearchProblem(lattice=Lattice(heights=(3,), max_levels=(2,)), evaluator=Recorder(),
+def _problem(metric=None, incumbent: int | None = None, judged: bool = False) -> SearchProblem:
+    problem = SearchProblem(lattice=Lattice(heights=(3,), max_levels=(2,)), evaluator=Recorder(judged=judged),
                             metric=metric or LossMetric(), ctx=CTX, monotone_criteria=True)
     if incumbent is not None:
         problem.best = solution_key(Fraction(incumbent), (2,))  # a higher node: ties go to the node considered
@@ -103,3 +104,23 @@ def test_a_metric_read_from_the_check_costs_no_second_query() -> None:
     problem.space.set((1,), True)
     problem.consider((1,))
     assert problem.evaluator.queries == [((1,), True)]
+
+
+def test_a_node_below_a_checked_generalization_suppresses_at_least_as_much_and_needs_no_query() -> None:
+    """(2,) suppresses 3 records, so (1,) suppresses at least 3: its bound 52 cannot beat 51."""
+    problem = _problem(incumbent=51)
+    assert problem.is_feasible((2,))
+    problem.space.set((1,), True)
+    assert problem.outweighed_by_suppression((1,)) and problem.outweighed_by_suppression((0,))
+    assert problem.consider((1,)) is None
+    assert problem.evaluator.queries == [((2,), False)]
+
+
+def test_suppression_bounds_need_an_incumbent_to_beat_and_k_anonymity_alone() -> None:
+    for problem in (_problem(), _problem(incumbent=51, judged=True)):
+        assert problem.is_feasible((2,))
+        assert not problem.outweighed_by_suppression((1,))
+    loose = _problem(incumbent=53)
+    assert loose.is_feasible((2,))
+    assert not loose.outweighed_by_suppression((1,))  # 52 could beat 53
+    assert loose.outweighed_by_suppression((2,))  # level 2 weighs 36 in all: 40 + 36 = 76
