@@ -202,6 +202,7 @@ class SearchProblem:
         return False
 
     def _outweighed(self, node: Node, suppressed: int) -> bool:
+        """Whether the node cannot beat the incumbent when it suppresses at least this many records."""
         assert self.best is not None
         bound = self.metric.bound_given_suppressed(node, self.ctx, suppressed)
         return bound is not None and solution_key(bound, node) >= self.best
@@ -220,8 +221,7 @@ class SearchProblem:
         stats = self.evaluate(node, for_metric=False)  # the cached check, if any
         if stats.suppressed_weights is not None:
             return False  # the value is at hand
-        bound = self.metric.bound_given_suppressed(node, self.ctx, stats.suppressed_records)
-        return bound is not None and solution_key(bound, node) >= self.best
+        return self._outweighed(node, stats.suppressed_records)
 
     def result(self) -> SearchResult:
         node = self.best[2] if self.best else None

@@ -15,7 +15,9 @@ whose metric lower bound cannot beat the incumbent. It has two forms:
   above their bounds, the region shrinks slowly, and Flash's level-wise walk checks fewer nodes (DM*,
   ADULT k=5, 5%: 1,079 against 2,698 for cover). From every node whose feasibility is still unknown it
   builds a greedy path of untagged generalizations and binary-searches it (with Loss, from the path's top
-  when the incumbent's bound cut it short: see ``_check_path``).
+  when the incumbent's bound cut it short: see ``_check_path``). With Loss and k-anonymity alone, a node
+  that suppresses too many records to beat the incumbent (at least as many as a checked generalization:
+  ``SearchProblem.outweighed_by_suppression``) starts no path.
 
 Phase 2 finds the optimum among the candidates: for a monotone metric only the minimal feasible nodes,
 otherwise all feasible nodes, visited in order of the lower bound and skipped once the bound cannot
