@@ -96,16 +96,14 @@ class LossMetric(InformationLossMetric):
     def bound_given_suppressed(self, node: Node, ctx: MetricContext, suppressed: int) -> Fraction:
         """With S records suppressed, QI i's factor is d_i + W + S D_i - b, where b, the weight of the
         suppressed cells, is at most W (the weight of all records at the level) and at most S D_i (no cell
-        weighs more than D_i, see ``unit_weight``). So the factor is at least d_i + max(W, S D_i): exact at
-        a level of weight 0 (every level 0 of a hierarchy without repeated values), and above the
-        unsuppressed bound as soon as S D_i exceeds W. A feasibility check gives S; the weights query it
-        spares (each QI's weight summed per class) cost FARS on PostgreSQL twice the check."""
-        units, factors = _factors(ctx)
-        total = 1
-        for i, level in enumerate(node):
-            weight = ctx.weight_sums[i][level]
-            total *= factors[i][level] - weight + max(weight, suppressed * units[i])
-        return Fraction(total)
+        weighs more than D_i, see ``unit_weight``). So the value with the heaviest b, min(W, S D_i), bounds it:
+        a factor of d_i + max(W, S D_i), exact at a level of weight 0 (every level 0 of a hierarchy without
+        repeated values), and above the unsuppressed bound as soon as S D_i exceeds W. A feasibility check
+        gives S; the weights query it spares (each QI's weight summed per class) cost FARS on PostgreSQL
+        twice the check."""
+        units, _ = _factors(ctx)
+        heaviest = tuple(min(ctx.weight_sums[i][level], suppressed * units[i]) for i, level in enumerate(node))
+        return Fraction(loss_numerator(node, ctx, suppressed, heaviest))
 
     def display(self, value: Fraction, ctx: MetricContext) -> float:
         q = len(ctx.heights)
