@@ -177,7 +177,7 @@ def _run(
     criteria = criteria_from_config(cfg)
     evaluator = NodeEvaluator(
         adapter, data.fset, cfg.privacy.k, loss_weights=metric.needs_loss_weights, criteria=criteria,
-        class_statistics=metric.class_statistics,
+        class_statistics=metric.class_statistics, max_suppressed=data.ctx.max_suppressed,
     )
     fault_pending = [True]
 
@@ -194,7 +194,8 @@ def _run(
         # k-anonymity alone: the plain class-size query over the same frequency set, without the models.
         core_fset = replace(data.fset, sensitive=(), population=None)
         core_evaluator = NodeEvaluator(adapter, core_fset, cfg.privacy.k, loss_weights=False,
-                                       class_statistics=metric.class_statistics)
+                                       class_statistics=metric.class_statistics,
+                                       max_suppressed=data.ctx.max_suppressed)
         core = SearchProblem(data.lattice, core_evaluator,
                              metric, data.ctx, monotone_criteria=True)
     problem = SearchProblem(data.lattice, evaluator, metric, data.ctx, monotone_criteria=monotone, progress=tick,

@@ -177,9 +177,15 @@ class Session:
             self.adapter, table=fs_table, source=source, hierarchies=hierarchies, basic=basic,
             sensitive=sensitive, population=population, codes_table=codes_table,
             count_distinct=metric_by_name(cfg.search.metric).reads_distinct_codes,
+            slice_check=self._slice_check(considered, bool(sensitive) or population is not None),
         )
         if fset.records != considered:
             self._lost_records(source, hierarchies, fset.records, considered)
+        # Models and populations sum the weights in their own query (judge.sql.j2).
+        if self.adapter.CODE_WEIGHTS and not sensitive and population is None:
+            weights_table = f"{self.prefix}cw"
+            self.temporary.append(weights_table)
+            fset = fset.with_code_weights(self.adapter, weights_table, hierarchies)
         lattice = Lattice.build(
             [h.height for h in hierarchies], [cfg.attributes[q].max_level for q in qis]
         )
@@ -198,6 +204,18 @@ class Session:
             ),
         )
         return PreparedData(source, shown, columns, total, removed, hierarchies, fset, lattice, ctx)
+
+    def _slice_check(self, considered: int, judged: bool) -> tuple[int, int] | None:
+        """(k, limit) where feasibility checks may be sliced (``slicing.py``): k-anonymity checks that count
+        nothing but suppressed records, in Flash's walk (a limit, and a metric the levels do not determine);
+        its cover checks the open region's maximal nodes, which lie above the slicing levels."""
+        cfg = self.config
+        metric = metric_by_name(cfg.search.metric)
+        limit = cfg.privacy.max_suppressed(considered)
+        if (not self.adapter.SLICED_CHECKS or judged or metric.class_statistics or metric.levels_determine_value
+                or limit == 0):
+            return None
+        return cfg.privacy.k, limit
 
     def _lost_records(
         self, source: tuple[str, ...], hierarchies: list[LoadedHierarchy], kept: int, considered: int

@@ -44,7 +44,8 @@ SOURCE = ("analytics", "patients")
 WEIRD_SOURCE = ("analytics", WEIRD)
 
 NO_MODELS: dict[str, Any] = {"criteria": [], "sensitive": [], "population": None, "n": 1000, "float_sums": False,
-                             "counted": list(CLASS_STATISTICS)}
+                             "counted": list(CLASS_STATISTICS), "code_weights": None,
+                             "sliced": None}
 
 
 #: The class summary columns each kind's model reads, from the criteria's own declarations.
@@ -214,6 +215,32 @@ CASES: dict[str, tuple[str, dict[str, Any]]] = {
         {"table": f"{PREFIX}fs", "levels": [2, 0, 1], "grouped": [True] * 3, "k": 5, "loss_weights": True,
          **NO_MODELS},
     ),
+    "evaluate_node_code_weights": (
+        "evaluate_node.sql.j2",
+        {"table": f"{PREFIX}fsc", "levels": [2, 0, 1], "grouped": [True] * 3, "k": 5, "loss_weights": True,
+         **NO_MODELS, "float_sums": True, "code_weights": WEIRD},
+    ),
+    "evaluate_node_sliced": (
+        "evaluate_node.sql.j2",
+        {"table": f"{PREFIX}fsc", "levels": [2, 0, 1], "grouped": [True, False, True], "k": 5, "loss_weights": False,
+         **NO_MODELS, "float_sums": True, "counted": [], "sliced": {"parts": 8, "limit": 150}},
+    ),
+    "evaluate_node_sliced_packed": (
+        "evaluate_node.sql.j2",
+        {"table": f"{PREFIX}fsc", "levels": [2, 0, 1], "grouped": [True, False, True], "k": 5, "loss_weights": False,
+         **NO_MODELS, "counted": [], "sliced": {"parts": 4, "limit": 0}, "radices": [9, 3, 100001]},
+    ),
+    "project_frequency_set_sliced": (
+        "project_frequency_set.sql.j2",
+        {"table": f"{PREFIX}fsc", "source": f"{PREFIX}fs", "heights": [3, 2, 4], "parts": 8,
+         "slicing": [{"qi": 0, "level": 1, "radix": 12}, {"qi": 2, "level": 2, "radix": 40}]},
+    ),
+    "create_part_index": ("create_part_index.sql.j2", {"table": WEIRD, "index": f"{WEIRD}_part"}),
+    "build_code_weights": (
+        "build_code_weights.sql.j2",
+        {"table": f"{PREFIX}cw", "qis": [{"coded": f"{PREFIX}c0", "height": 3}, {"coded": WEIRD, "height": 2}]},
+    ),
+    "describe_code_weights": ("describe_code_weights.sql.j2", {"table": WEIRD}),
     "evaluate_node_float_sums": (
         "evaluate_node.sql.j2",
         {"table": f"{PREFIX}fs", "levels": [1, 2], "grouped": [True] * 2, "k": 3, "loss_weights": True, **NO_MODELS,
@@ -276,7 +303,7 @@ CASES: dict[str, tuple[str, dict[str, Any]]] = {
     ),
     "project_frequency_set": (
         "project_frequency_set.sql.j2",
-        {"table": f"{PREFIX}fsc", "source": f"{PREFIX}fs", "heights": [3, 1, 4]},
+        {"table": f"{PREFIX}fsc", "source": f"{PREFIX}fs", "heights": [3, 1, 4], "slicing": [], "parts": 8},
     ),
     "describe_sensitive_domain": (
         "describe_sensitive_domain.sql.j2",
@@ -341,6 +368,14 @@ CASES: dict[str, tuple[str, dict[str, Any]]] = {
     "summarize_frequency_set": (
         "summarize_frequency_set.sql.j2",
         {"table": f"{PREFIX}fs", "heights": [3, 2, 1], "distinct": False},
+    ),
+    "summarize_frequency_set_below_k": (
+        "summarize_frequency_set.sql.j2",
+        {"table": f"{PREFIX}fs", "heights": [3, 2], "distinct": False, "k": 5},
+    ),
+    "describe_slices": (
+        "describe_slices.sql.j2",
+        {"table": WEIRD, "levels": [{"qi": 3, "level": 4}, {"qi": 0, "level": 2}, {"qi": 1, "level": 1}]},
     ),
     "summarize_frequency_set_distinct": (
         "summarize_frequency_set.sql.j2",

@@ -7,10 +7,12 @@ many examples per call, so every example creates its own uniquely named tables.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import itertools
 import math
 import secrets
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -21,8 +23,10 @@ from hypothesis import strategies as st
 
 import sqlanon
 from sqlanon.config import parse_config
+from sqlanon.engines.duckdb import DuckDBAdapter
+from sqlanon.engines.postgres import PostgresAdapter
 from sqlanon.errors import InputError, NoSolutionError
-from sqlanon.evaluation import FrequencySet, NodeEvaluator
+from sqlanon.evaluation import FrequencySet, NodeEvaluator, slicing
 from sqlanon.evaluation.evaluator import exact_in_double
 from sqlanon.metrics import METRICS
 from sqlanon.session import Session
@@ -174,6 +178,14 @@ def cases(draw: st.DrawFn, with_limits: bool = False, qi_counts: tuple[int, int]
     )
 
 
+def text_case(qis: list[str], hierarchies: dict[str, dict[Any, list[str]]], rows: list[dict[str, Any]], *,
+              k: int, suppression_limit: int) -> Case:
+    """A hand-written case: text QIs, no declared level loss, extended NULL matching, equal priorities."""
+    return Case(qis=qis, hierarchies=hierarchies, types=dict.fromkeys(qis, "VARCHAR"),
+                level_loss=dict.fromkeys(qis), rows=rows, k=k, suppression_limit=suppression_limit,
+                null_handling="extended", priorities=dict.fromkeys(qis, 1.0))
+
+
 SETTINGS = dict(deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 
 
@@ -195,8 +207,11 @@ def test_node_evaluation_matches_oracle(engine, case: Case, data: st.DataObject)
             return
         # With and without the frequency set's narrow copy for k-anonymity queries, on both engines.
         session.adapter.CODE_TABLE = data.draw(st.booleans(), label="code table")
+        # And the Loss weights summed per row, or looked up per code of the suppressed classes.
+        session.adapter.CODE_WEIGHTS = data.draw(st.booleans(), label="code weights")
         prepared = session.prepare()
         assert (prepared.fset.codes_table is not None) == session.adapter.CODE_TABLE
+        assert session.adapter.CODE_WEIGHTS or prepared.fset.code_weights is None
         ctx = prepared.ctx
         assert prepared.total_rows == oracle.total_rows
         assert prepared.removed_for_null == oracle.removed_for_null
@@ -281,9 +296,7 @@ def test_levels_with_a_single_code_are_left_out_of_the_grouping(engine) -> None:
     rows = [{"id": i, qis[0]: a, qis[1]: x, qis[2]: z, "note": None}
             for i, (a, x, z) in enumerate([("a1", "x", "ab1"), ("a2", "y", "ab2"), ("b1", "x", "ab1"),
                                            ("b2", "x", "ab2"), ("a1", "y", "ab1"), ("b1", "x", "ab2")])]
-    case = Case(qis=qis, hierarchies=hierarchies, types=dict.fromkeys(qis, "VARCHAR"),
-                level_loss=dict.fromkeys(qis), rows=rows, k=2, suppression_limit=6, null_handling="extended",
-                priorities=dict.fromkeys(qis, 1.0))
+    case = text_case(qis, hierarchies, rows, k=2, suppression_limit=6)
     table = fresh("src")
     case.create_table(engine, table)
     oracle = case.oracle()
@@ -292,8 +305,13 @@ def test_levels_with_a_single_code_are_left_out_of_the_grouping(engine) -> None:
         evaluator = NodeEvaluator(session.adapter, prepared.fset, case.k, loss_weights=True)
         left_out = 0
         for node in oracle.nodes():
-            sql, _ = evaluator.sql(node)
-            grouped = [f"q{i}_{level}" in sql.split("GROUP BY")[1] for i, level in enumerate(node)]
+            # The feasibility check; the Loss weights query too unless it looks weights up per code, which
+            # needs every QI's code (PostgreSQL).
+            check, _ = evaluator.sql(node, loss_weights=False)
+            weights, _ = evaluator.sql(node)
+            grouped = [f"q{i}_{level}" in check.split("GROUP BY")[1] for i, level in enumerate(node)]
+            by_weights = [f"q{i}_{level}" in weights.split("GROUP BY")[1] for i, level in enumerate(node)]
+            assert by_weights == ([True] * len(node) if evaluator.code_weights else grouped), node
             constant = [level == len(next(iter(hierarchies[q].values()))) or (i == 2 and level == 1)
                         for i, (q, level) in enumerate(zip(qis, node, strict=True))]
             assert grouped == [not c for c in constant] or (all(constant) and all(grouped)), node
@@ -309,6 +327,102 @@ def test_levels_with_a_single_code_are_left_out_of_the_grouping(engine) -> None:
     with Session(case.config(engine, table, metric="dm_star")) as session:
         # DM*'s bound reads the distinct codes per level: counted in the data (b1 and b2 share level 1's b).
         assert session.prepare().fset.distinct_codes == ((4, 2, 1), (2, 1), (2, 1, 1))
+
+
+def test_loss_weights_are_looked_up_per_code_unless_a_code_has_two(engine) -> None:
+    """The Loss weights query looks up each suppressed code's weight (CODE_WEIGHTS, build_code_weights.sql.j2)
+    when every code has one weight. An unmapped NULL sharing the top label with a single value costs 1 there and
+    the value 0: that hierarchy keeps the per-row sums. Both give the oracle's Loss."""
+    qis = list(QI_NAMES[:2])
+    rows = [{"id": i, qis[0]: a, qis[1]: b, "note": None}
+            for i, (a, b) in enumerate([("a1", "only"), ("a2", None), ("a1", "only"), ("b1", None), ("a2", "only")])]
+    for single, two_weights in ((["only"], True), (["only", "other"], False)):
+        hierarchies = {qis[0]: {v: [v[0], "*"] for v in ("a1", "a2", "b1")}, qis[1]: {v: ["*"] for v in single}}
+        case = text_case(qis, hierarchies, rows, k=2, suppression_limit=5)
+        table = fresh("src")
+        case.create_table(engine, table)
+        oracle = case.oracle()
+        with Session(case.config(engine, table)) as session:
+            session.adapter.CODE_WEIGHTS = True
+            prepared = session.prepare()
+            assert (prepared.fset.code_weights is None) == two_weights, single
+            assert session.adapter.table_exists([prepared.fset.code_weights or f"{session.prefix}cw"]) != two_weights
+            evaluator = NodeEvaluator(session.adapter, prepared.fset, case.k, loss_weights=True)
+            metric = METRICS["loss"]()
+            for node in oracle.nodes():
+                stats, expected = evaluator.evaluate(node), oracle.evaluate(node)
+                assert stats.suppressed_records == expected.suppressed, (single, node)
+                assert close(metric.display(metric.value(node, stats, prepared.ctx), prepared.ctx),
+                             oracle.display("loss", expected.values["loss"])), (single, node)
+
+
+@contextlib.contextmanager
+def sliced_everywhere(parts: int, max_share: float) -> Iterator[None]:
+    """Sliced feasibility checks (slicing.py) on both engines and on the tiny tables of these tests: any code
+    table is worth slicing, in ``parts`` parts, by the shortest prefix whose largest slice holds at most
+    ``max_share`` of the rows (0: none does, so the most even prefix is taken)."""
+    with pytest.MonkeyPatch.context() as mp:
+        for name, value in (("PARTS", parts), ("MIN_ROWS", 0), ("MIN_EXCESS", 0.0), ("MAX_SHARE", max_share),
+                            ("ACCEPTED_SHARE", 1.0)):
+            mp.setattr(slicing, name, value)
+        for adapter in (DuckDBAdapter, PostgresAdapter):
+            mp.setattr(adapter, "CODE_TABLE", True)
+            mp.setattr(adapter, "SLICED_CHECKS", True)
+        yield
+
+
+@settings(max_examples=25, **SETTINGS)
+@given(case=cases(), parts=st.integers(2, 5), max_share=st.sampled_from([0.0, 0.5, 1.0]))
+def test_sliced_checks_match_the_oracle(engine, case: Case, parts: int, max_share: float) -> None:
+    """A check in parts counts the oracle's suppressed records, or, when it stops early, fewer but more than the
+    limit, and only for a node whose classes lie in single parts."""
+    table = fresh("src")
+    case.create_table(engine, table)
+    oracle = case.oracle()
+    if case.input_error_expected(oracle):
+        return
+    with sliced_everywhere(parts, max_share), Session(case.config(engine, table)) as session:
+        prepared = session.prepare()
+        fset, limit = prepared.fset, prepared.ctx.max_suppressed
+        event("sliced" if fset.slicing else "not sliced (no limit, or no QI of height 3)")
+        evaluator = NodeEvaluator(session.adapter, fset, case.k, loss_weights=True, class_statistics=(),
+                                  max_suppressed=limit)
+        for node in oracle.nodes():
+            check, expected = evaluator.evaluate(node, for_metric=False), oracle.evaluate(node).suppressed
+            if check.partial:
+                event("stopped early")
+                assert limit < check.suppressed_records <= expected, node
+                assert slicing.sliceable(node, fset.slicing), node
+            else:
+                assert check.suppressed_records == expected, node
+
+
+def test_a_check_stops_at_the_part_that_exceeds_the_limit(engine) -> None:
+    """Two parts by the first letter of qa (level 1 of 3): part 1 ('a', 4 unique rows, the larger slice) already
+    suppresses more than the limit of 2, so the check of the bottom node stops there, short of b2 in part 2;
+    the node above it reads both parts."""
+    qis = list(QI_NAMES[:2])
+    hierarchies = {qis[0]: {v: [v[0], "*"] for v in ("a1", "a2", "a3", "a4", "b1", "b2")},
+                   qis[1]: {v: [v, "*"] for v in ("x", "y")}}
+    rows = [{"id": i, qis[0]: a, qis[1]: "x", "note": None}
+            for i, a in enumerate(["a1", "a2", "a3", "a4", "b1", "b1", "b2"])]
+    case = text_case(qis, hierarchies, rows, k=2, suppression_limit=2)
+    table = fresh("src")
+    case.create_table(engine, table)
+    with sliced_everywhere(2, 1.0), Session(case.config(engine, table)) as session:
+        prepared = session.prepare()
+        assert prepared.fset.slicing == ((0, 1),) and prepared.fset.parts == 2
+        evaluator = NodeEvaluator(session.adapter, prepared.fset, case.k, loss_weights=True, class_statistics=(),
+                                  max_suppressed=2)
+        bottom = evaluator.evaluate((0, 0), for_metric=False)
+        assert (bottom.suppressed_records, bottom.partial) == (4, True)
+        above = evaluator.evaluate((1, 0), for_metric=False)
+        assert (above.suppressed_records, above.partial) == (0, False)
+        top = evaluator.evaluate((2, 0), for_metric=False)  # above the slicing level: one whole check
+        assert (top.suppressed_records, top.partial) == (0, False)
+        assert "RECURSIVE" not in evaluator.sql((2, 0), loss_weights=False, comments=False)[0]
+        assert "RECURSIVE" in evaluator.sql((1, 0), loss_weights=False, comments=False)[0]
+        assert evaluator.evaluate((0, 0)).suppressed_records == 5  # the Loss weights query counts them all
 
 
 # -- b. optimality of the searches -------------------------------------------------------------------
@@ -349,11 +463,13 @@ def test_searches_find_the_oracle_optimum(engine, case: Case) -> None:
 
 
 @settings(max_examples=10, **SETTINGS)
-@given(case=cases(qi_counts=(4, 5)), nothing_suppressed=st.booleans())
-def test_flash_finds_the_oracle_optimum_on_wider_lattices(engine, case: Case, nothing_suppressed: bool) -> None:
+@given(case=cases(qi_counts=(4, 5)), nothing_suppressed=st.booleans(), sliced=st.booleans())
+def test_flash_finds_the_oracle_optimum_on_wider_lattices(engine, case: Case, nothing_suppressed: bool,
+                                                          sliced: bool) -> None:
     """Flash on lattices of up to 4^5 nodes, where its phase-1 forms differ most: the cover (no suppression,
     or a metric the levels determine) and the walk with the dominance skip (DM*, AECS and Loss under a
-    suppression limit). Every metric; the optimum, its value and its suppressed rows equal the oracle's."""
+    suppression limit), with whole or sliced checks (slicing.py: Loss under a limit). Every metric; the
+    optimum, its value and its suppressed rows equal the oracle's."""
     if nothing_suppressed:
         case = dataclasses.replace(case, suppression_limit=0)
     table = fresh("src")
@@ -362,6 +478,11 @@ def test_flash_finds_the_oracle_optimum_on_wider_lattices(engine, case: Case, no
     if case.input_error_expected(oracle):
         return
     event(f"lattice of {len(oracle.nodes()) // 100 * 100}+ nodes")
+    with sliced_everywhere(3, 0.5) if sliced else contextlib.nullcontext():
+        _flash_finds_the_oracle_optimum(engine, case, table, oracle)
+
+
+def _flash_finds_the_oracle_optimum(engine, case: Case, table: str, oracle: Oracle) -> None:
     for metric in METRIC_NAMES:
         cfg = case.config(engine, table, metric=metric, strategy="flash")
         optimum = oracle.optimum(metric)

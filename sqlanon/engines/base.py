@@ -43,6 +43,13 @@ class EngineAdapter:
     #: k-anonymity node queries read a copy of the frequency set holding only counts and codes
     #: (``project_frequency_set.sql.j2``): faster where a scan reads whole rows, the Loss weights included.
     CODE_TABLE: ClassVar[bool] = False
+    #: The Loss weights query looks each suppressed code's weight up in a small table
+    #: (``build_code_weights.sql.j2``) instead of summing a weight column per row: faster where every
+    #: aggregate costs per row (PostgreSQL); DuckDB sums columns cheaply and plans the joins at a cost.
+    CODE_WEIGHTS: ClassVar[bool] = False
+    #: Feasibility checks read the code table part by part and stop above the suppression limit
+    #: (``slicing.py``): where a check's cost is per row (PostgreSQL); a DuckDB check is mostly fixed cost.
+    SLICED_CHECKS: ClassVar[bool] = False
 
     def __init__(self, url: str, display_url: str) -> None:
         self.url = url

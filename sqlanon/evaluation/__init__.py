@@ -1,6 +1,7 @@
 """Node evaluation: lattice node -> SQL over the frequency set -> class statistics."""
 
+from . import slicing
 from .evaluator import NodeEvaluator, NodeStats
 from .frequency_set import FrequencySet
 
-__all__ = ["FrequencySet", "NodeEvaluator", "NodeStats"]
+__all__ = ["FrequencySet", "NodeEvaluator", "NodeStats", "slicing"]

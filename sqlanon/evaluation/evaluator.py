@@ -12,6 +12,7 @@ from ..criteria.base import PrivacyCriterion
 from ..engines.base import EngineAdapter
 from ..lattice import Node
 from .frequency_set import FrequencySet
+from .slicing import sliceable
 
 _LEVEL_MARKER = "\x1fL{}\x1f"
 _LEVEL_PATTERN = re.compile("\x1fL([0-9]+)\x1f")
@@ -43,6 +44,9 @@ class NodeStats:
     #: classes below k, and with non-monotone models the share of each failing class that no split of it
     #: can save (``failing_share`` in criteria.sql.j2). Without models it is ``suppressed_records``.
     certain: float = 0.0
+    #: A sliced check stopped once part of the frequency set suppressed more than the limit: the node is
+    #: infeasible, and ``suppressed_records`` is a lower bound (above the limit) rather than the count.
+    partial: bool = False
 
 
 class NodeEvaluator:
@@ -51,7 +55,7 @@ class NodeEvaluator:
     def __init__(
         self, adapter: EngineAdapter, fset: FrequencySet, k: int, loss_weights: bool,
         criteria: Sequence[PrivacyCriterion] = (), float_sums: bool | None = None,
-        class_statistics: Sequence[str] = CLASS_STATISTICS,
+        class_statistics: Sequence[str] = CLASS_STATISTICS, max_suppressed: int | None = None,
     ) -> None:
         self.adapter = adapter
         self.fset = fset
@@ -71,19 +75,27 @@ class NodeEvaluator:
         #: none of it: ADULT's feasibility checks on DuckDB 1.75 -> 1.40 ms, FARS 3.30 -> 2.85, CUP 4.64 -> 4.08.
         self.class_statistics = CLASS_STATISTICS if self.judged else tuple(
             c for c in CLASS_STATISTICS if c in class_statistics)
+        #: The table of each code's Loss weight, for the k-anonymity query's weights (models sum their own).
+        self.code_weights = None if self.judged else fset.code_weights
+        #: Feasibility checks in parts, stopping above the suppression limit (``slicing.py``): only where a
+        #: check counts nothing but the suppressed records, as a part's classes give no other count whole.
+        self.max_suppressed = max_suppressed
+        sliceable_checks = max_suppressed is not None and not self.judged and not self.class_statistics
+        self.slicing = fset.slicing if sliceable_checks else ()
         self.cache: dict[Node, NodeStats] = {}
         #: Rendered query shapes: the text with the template's comments, without them, and the bind parameters.
-        self._shapes: dict[tuple[bool, tuple[bool, ...]], tuple[str, str, list[object]]] = {}
+        self._shapes: dict[tuple[bool, tuple[bool, ...], bool], tuple[str, str, list[object]]] = {}
         self.evaluated = 0
 
     def context(self, node: Sequence[int | str], loss_weights: bool,
-                grouped: Sequence[bool] | None = None, generic: bool = False) -> dict[str, Any]:
+                grouped: Sequence[bool] | None = None, generic: bool = False, sliced: bool = False) -> dict[str, Any]:
         """Template context for a node (or for level markers, see ``sql``). ``generic``: the levels become bind
         parameters choosing among every level's column (a frequency set with all of them). A query with the
         Loss weights counts every class statistic; a feasibility check only ``class_statistics``."""
+        by_code = loss_weights and self.code_weights is not None
         return {
-            "table": self.fset.codes_table if self.fset.codes_table and not (loss_weights or self.judged)
-            else self.fset.table,
+            "table": self.fset.codes_table if self.fset.codes_table and not self.judged
+            and (by_code or not loss_weights) else self.fset.table,
             "levels": list(node),
             "grouped": list(grouped) if grouped is not None else [True] * len(node),
             "k": self.k,
@@ -96,6 +108,8 @@ class NodeEvaluator:
             "level_heights": [len(levels) for levels in self.fset.single_code] if generic else None,
             "radices": self._radices(grouped) if grouped is not None else None,
             "counted": list(self._counted(loss_weights)),
+            "code_weights": self.code_weights if by_code else None,
+            "sliced": {"parts": self.fset.parts, "limit": self.max_suppressed} if sliced else None,
         }
 
     def _counted(self, loss_weights: bool) -> tuple[str, ...]:
@@ -116,17 +130,19 @@ class NodeEvaluator:
         """The node's query and bind parameters; without the template's comments (``comments=False``) as runs
         send it: DuckDB parses ~25 lines of them in ~0.07 ms, 7% of a k-only query on ADULT."""
         weights = self.loss_weights if loss_weights is None else loss_weights
-        grouped = self._grouped(node)
-        shape = self._shapes.get((weights, grouped))
+        # Weights looked up per code need every QI's code in the class key.
+        grouped = (True,) * len(node) if weights and self.code_weights is not None else self._grouped(node)
+        sliced = not weights and sliceable(node, self.slicing)
+        shape = self._shapes.get((weights, grouped, sliced))
         if shape is None:
             # Nodes differ only in the level suffixes of column names, so Jinja renders the query once
             # (with a marker per QI) and each node substitutes its levels: rendering per node cost ~0.6 ms,
             # a tenth of a node query on DuckDB.
             markers = tuple(_LEVEL_MARKER.format(i) for i in range(len(node)))
             rendered, values = self.adapter.render(
-                "evaluate_node.sql.j2", **self.context(markers, weights, grouped, generic=self.prepared)
+                "evaluate_node.sql.j2", **self.context(markers, weights, grouped, generic=self.prepared, sliced=sliced)
             )
-            shape = self._shapes[weights, grouped] = (rendered, _COMMENT_LINE.sub("", rendered), values)
+            shape = self._shapes[weights, grouped, sliced] = (rendered, _COMMENT_LINE.sub("", rendered), values)
         text, params = shape[0 if comments else 1], shape[2]
         if self.prepared:  # the levels are bind parameters (marker values), the text is the same for all nodes
             return text, [node[int(m.group(1))] if isinstance(v, str) and (m := _LEVEL_PATTERN.fullmatch(v))
@@ -167,6 +183,11 @@ class NodeEvaluator:
     def _run(self, node: Node, weights: bool) -> NodeStats:
         sql, params = self.sql(node, loss_weights=weights, comments=False)
         row = (self.adapter.execute_prepared if self.prepared else self.adapter.execute)(sql, params)[0]
+        if not weights and sliceable(node, self.slicing):
+            suppressed, parts_read = int(row[0]), int(row[1])
+            return NodeStats(node=node, classes=None, suppressed_records=suppressed, suppressed_classes=None,
+                             dm_star=None, suppressed_weights=None, certain=float(suppressed),
+                             partial=parts_read < self.fset.parts)
         return self.stats_from_row(node, row, weights)
 
     def stats_from_row(self, node: Node, row: Sequence[Any], weights: bool) -> NodeStats:

@@ -7,10 +7,12 @@ node is evaluated by a single GROUP BY over this (small) table instead of the ra
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..engines.base import EngineAdapter
 from ..hierarchy import LoadedHierarchy
+from . import slicing
+from .slicing import Slicing
 
 
 @dataclass(frozen=True)
@@ -36,6 +38,11 @@ class FrequencySet:
     #: distinct_codes[i][j]: number of distinct values of QI i at level j in the data; counted only when asked
     #: for (``build(count_distinct=True)``: DM*'s bound reads them), else None.
     distinct_codes: tuple[tuple[int, ...], ...] | None = None
+    #: Each code's Loss weight (``build_code_weights.sql.j2``), for the Loss weights query, if built.
+    code_weights: str | None = None
+    #: (QI, level) pairs whose codes split the code table into ``parts`` parts (``slicing.py``), if sliced.
+    slicing: Slicing = ()
+    parts: int = 0
 
     @classmethod
     def build(
@@ -50,16 +57,17 @@ class FrequencySet:
         population: str | None = None,
         codes_table: str | None = None,
         count_distinct: bool = False,
+        slice_check: tuple[int, int] | None = None,
     ) -> FrequencySet:
+        """``slice_check``: (k, suppression limit) where feasibility checks may be sliced (``slicing.py``)."""
         qis = [{"column": h.attribute, "coded": h.coded_table, "height": h.height} for h in hierarchies]
         adapter.run("build_frequency_set.sql.j2", table=table, source=tuple(source), qis=qis, basic=basic,
                     sensitive=list(sensitive))
         heights = [h.height for h in hierarchies]
-        if codes_table is not None:
-            adapter.run("project_frequency_set.sql.j2", table=codes_table, source=table, heights=heights)
-        row = adapter.run("summarize_frequency_set.sql.j2", table=table, heights=heights, distinct=count_distinct)[0]
+        row = adapter.run("summarize_frequency_set.sql.j2", table=table, heights=heights, distinct=count_distinct,
+                          k=slice_check[0] if slice_check else None)[0]
         records, distinct = int(row[0] or 0), int(row[1])
-        sums, counts, single, maxima, pos = [], [], [], [], 2
+        sums, counts, single, maxima, spans, pos = [], [], [], [], [], 2
         for h in heights:
             cells = [row[pos + 4 * j: pos + 4 * j + 4] for j in range(h)]
             sums.append(tuple(int(total or 0) for total, _, _, _ in cells))
@@ -68,6 +76,43 @@ class FrequencySet:
             # An empty frequency set has no codes (max and min NULL): no level has a single one.
             single.append(tuple(high is not None and high == low for _, _, high, low in cells))
             maxima.append(max(int(high or 0) for _, _, high, _ in cells))
+            # Codes between the smallest and the largest: the number of codes, or a little more.
+            spans.append(tuple(0 if high is None else int(high) - int(low) + 1 for _, _, high, low in cells))
             pos += 4 * h
+        levels: Slicing = ()
+        if codes_table is not None:
+            radices = [m + 1 for m in maxima]
+            if slice_check and slicing.worth_slicing(distinct, int(row[-1] or 0), slice_check[1]):
+                levels = cls._slicing(adapter, table, slicing.candidates(heights, spans, radices), distinct)
+            adapter.run("project_frequency_set.sql.j2", table=codes_table, source=table, heights=heights,
+                        slicing=[{"qi": i, "level": level, "radix": radices[i]} for i, level in levels],
+                        parts=slicing.PARTS)
+            if levels:
+                adapter.run("create_part_index.sql.j2", table=codes_table, index=f"{codes_table}_part")
         return cls(table, records, distinct, tuple(sums), tuple(single), tuple(maxima), tuple(sensitive), population,
-                   codes_table, tuple(counts) if count_distinct else None)
+                   codes_table, tuple(counts) if count_distinct else None, slicing=levels,
+                   parts=slicing.PARTS if levels else 0)
+
+    @staticmethod
+    def _slicing(adapter: EngineAdapter, table: str, pairs: Slicing, rows: int) -> Slicing:
+        """The slicing for the code table (``slicing.choose_slicing``), from the largest slice of each candidate."""
+        if not pairs:
+            return ()
+        largest = [0] * len(pairs)
+        for grouping, top, _ in adapter.run("describe_slices.sql.j2", table=table,
+                                             levels=[{"qi": i, "level": level} for i, level in pairs]):
+            # GROUPING() sets the bit of each column left out: the prefix of m columns leaves n - m.
+            largest[len(pairs) - int(grouping).bit_length() - 1] = int(top)
+        return slicing.choose_slicing(pairs, largest, rows)
+
+    def with_code_weights(
+        self, adapter: EngineAdapter, table: str, hierarchies: Sequence[LoadedHierarchy]
+    ) -> FrequencySet:
+        """The frequency set with the table of each code's Loss weight (``CODE_WEIGHTS``), created as ``table``;
+        unchanged, the table dropped, where a code has two weights (an unmapped NULL beside a single value)."""
+        adapter.run("build_code_weights.sql.j2", table=table,
+                    qis=[{"coded": h.coded_table, "height": h.height} for h in hierarchies])
+        if int(adapter.run("describe_code_weights.sql.j2", table=table)[0][0]):
+            adapter.drop_tables([table])
+            return self
+        return replace(self, code_weights=table)

@@ -1,7 +1,9 @@
 -- summarize_frequency_set: node-independent sums for the metrics' lower bounds.
--- context: table, heights, distinct (count the distinct codes of every level: only DM*'s bound reads them)
+-- context: table, heights, distinct (count the distinct codes of every level: only DM*'s bound reads them),
+--          k (optional: also count the records of rows below k, which the bottom node suppresses, the most any
+--          node does: whether sliced checks pay, slicing.py)
 -- columns: n, distinct rows, then per QI i and level j: sum(w{i}_{j}), count(DISTINCT q{i}_{j}) (NULL unless
--- distinct), max(q{i}_{j}), min(q{i}_{j})
+-- distinct), max(q{i}_{j}), min(q{i}_{j}); then, with k, the records of rows below k
 -- (codes are positive: the largest bounds the digits of a packed class key, see evaluate_node.sql.j2; a level
 -- whose smallest and largest codes agree has a single code, and node queries leave it out of their grouping)
 -- The distinct codes of QI i are counted over its distinct code combinations (a code at level j is a
