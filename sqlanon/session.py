@@ -15,7 +15,7 @@ from typing import Any
 from .config import AnonymizeConfig, Role
 from .engines import EngineAdapter, adapter_for
 from .errors import ConfigError, EngineError, InputError
-from .evaluation import FrequencySet
+from .evaluation import FrequencySet, rollup
 from .hierarchy import LoadedHierarchy, load_hierarchy
 from .hierarchy.loading import validate_hierarchy_values
 from .identifiers import display_name, parse_qualified_name
@@ -178,6 +178,7 @@ class Session:
             sensitive=sensitive, population=population, codes_table=codes_table,
             count_distinct=metric_by_name(cfg.search.metric).reads_distinct_codes,
             slice_check=self._slice_check(considered, bool(sensitive) or population is not None),
+            rollup_tables=self._rollup_tables(bool(sensitive) or population is not None),
         )
         if fset.records != considered:
             self._lost_records(source, hierarchies, fset.records, considered)
@@ -216,6 +217,15 @@ class Session:
                 or limit == 0):
             return None
         return cfg.privacy.k, limit
+
+    def _rollup_tables(self, judged: bool) -> list[str]:
+        """Names for rolled-up code tables (``rollup.py``), registered for removal: the k-anonymity queries read
+        them (a judged query reads the whole frequency set)."""
+        if not self.adapter.ROLLUPS or not self.adapter.CODE_TABLE or judged:
+            return []
+        names = [f"{self.prefix}fsr{n}" for n in range(rollup.QIS + 1)]
+        self.temporary.extend(names)
+        return names
 
     def _lost_records(
         self, source: tuple[str, ...], hierarchies: list[LoadedHierarchy], kept: int, considered: int

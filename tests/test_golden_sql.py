@@ -235,6 +235,10 @@ CASES: dict[str, tuple[str, dict[str, Any]]] = {
         {"table": f"{PREFIX}fsc", "source": f"{PREFIX}fs", "heights": [3, 2, 4], "parts": 8,
          "slicing": [{"qi": 0, "level": 1, "radix": 12}, {"qi": 2, "level": 2, "radix": 40}]},
     ),
+    "roll_up_codes": (
+        "roll_up_codes.sql.j2",
+        {"table": f"{PREFIX}fsr2", "source": WEIRD, "heights": [3, 2, 4], "levels": [1, 0, 1]},
+    ),
     "create_part_index": ("create_part_index.sql.j2", {"table": WEIRD, "index": f"{WEIRD}_part"}),
     "build_code_weights": (
         "build_code_weights.sql.j2",

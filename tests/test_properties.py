@@ -26,7 +26,7 @@ from sqlanon.config import parse_config
 from sqlanon.engines.duckdb import DuckDBAdapter
 from sqlanon.engines.postgres import PostgresAdapter
 from sqlanon.errors import InputError, NoSolutionError
-from sqlanon.evaluation import FrequencySet, NodeEvaluator, slicing
+from sqlanon.evaluation import FrequencySet, NodeEvaluator, rollup, slicing
 from sqlanon.evaluation.evaluator import exact_in_double
 from sqlanon.metrics import METRICS
 from sqlanon.session import Session
@@ -209,7 +209,13 @@ def test_node_evaluation_matches_oracle(engine, case: Case, data: st.DataObject)
         session.adapter.CODE_TABLE = data.draw(st.booleans(), label="code table")
         # And the Loss weights summed per row, or looked up per code of the suppressed classes.
         session.adapter.CODE_WEIGHTS = data.draw(st.booleans(), label="code weights")
-        prepared = session.prepare()
+        # And rolled-up code tables for the nodes above level 0 of a QI or two, or none.
+        session.adapter.ROLLUPS = data.draw(st.booleans(), label="rolled-up code tables")
+        with pytest.MonkeyPatch.context() as mp:
+            rolled_up_everywhere(mp)
+            prepared = session.prepare()
+        if prepared.fset.rollups:
+            event("rolled up")
         assert (prepared.fset.codes_table is not None) == session.adapter.CODE_TABLE
         assert session.adapter.CODE_WEIGHTS or prepared.fset.code_weights is None
         ctx = prepared.ctx
@@ -356,11 +362,18 @@ def test_loss_weights_are_looked_up_per_code_unless_a_code_has_two(engine) -> No
                              oracle.display("loss", expected.values["loss"])), (single, node)
 
 
+def rolled_up_everywhere(mp: pytest.MonkeyPatch) -> None:
+    """Rolled-up code tables (rollup.py) for any code table, kept whatever their size (PostgreSQL's flag)."""
+    for name, value in (("MIN_ROWS", 0), ("MAX_DENSITY", 1e9), ("KEEP_SHARE", 1e9)):
+        mp.setattr(rollup, name, value)
+
+
 @contextlib.contextmanager
-def sliced_everywhere(parts: int, max_share: float) -> Iterator[None]:
+def sliced_everywhere(parts: int, max_share: float, rolled_up: bool = False) -> Iterator[None]:
     """Sliced feasibility checks (slicing.py) on both engines and on the tiny tables of these tests: any code
     table is worth slicing, in ``parts`` parts, by the shortest prefix whose largest slice holds at most
-    ``max_share`` of the rows (0: none does, so the most even prefix is taken)."""
+    ``max_share`` of the rows (0: none does, so the most even prefix is taken); with ``rolled_up``, rolled-up
+    code tables too, which serve the nodes above their levels instead."""
     with pytest.MonkeyPatch.context() as mp:
         for name, value in (("PARTS", parts), ("MIN_ROWS", 0), ("MIN_EXCESS", 0.0), ("MAX_SHARE", max_share),
                             ("ACCEPTED_SHARE", 1.0)):
@@ -368,20 +381,23 @@ def sliced_everywhere(parts: int, max_share: float) -> Iterator[None]:
         for adapter in (DuckDBAdapter, PostgresAdapter):
             mp.setattr(adapter, "CODE_TABLE", True)
             mp.setattr(adapter, "SLICED_CHECKS", True)
+            mp.setattr(adapter, "ROLLUPS", rolled_up)
+        if rolled_up:
+            rolled_up_everywhere(mp)
         yield
 
 
 @settings(max_examples=25, **SETTINGS)
-@given(case=cases(), parts=st.integers(2, 5), max_share=st.sampled_from([0.0, 0.5, 1.0]))
-def test_sliced_checks_match_the_oracle(engine, case: Case, parts: int, max_share: float) -> None:
+@given(case=cases(), parts=st.integers(2, 5), max_share=st.sampled_from([0.0, 0.5, 1.0]), rolled_up=st.booleans())
+def test_sliced_checks_match_the_oracle(engine, case: Case, parts: int, max_share: float, rolled_up: bool) -> None:
     """A check in parts counts the oracle's suppressed records, or, when it stops early, fewer but more than the
-    limit, and only for a node whose classes lie in single parts."""
+    limit, and only for a node whose classes lie in single parts (and no rolled-up table serves)."""
     table = fresh("src")
     case.create_table(engine, table)
     oracle = case.oracle()
     if case.input_error_expected(oracle):
         return
-    with sliced_everywhere(parts, max_share), Session(case.config(engine, table)) as session:
+    with sliced_everywhere(parts, max_share, rolled_up), Session(case.config(engine, table)) as session:
         prepared = session.prepare()
         fset, limit = prepared.fset, prepared.ctx.max_suppressed
         event("sliced" if fset.slicing else "not sliced (no limit, or no QI of height 3)")
@@ -392,7 +408,7 @@ def test_sliced_checks_match_the_oracle(engine, case: Case, parts: int, max_shar
             if check.partial:
                 event("stopped early")
                 assert limit < check.suppressed_records <= expected, node
-                assert slicing.sliceable(node, fset.slicing), node
+                assert slicing.sliceable(node, fset.slicing) and rollup.serving(node, fset.rollups) is None, node
             else:
                 assert check.suppressed_records == expected, node
 
@@ -468,8 +484,8 @@ def test_flash_finds_the_oracle_optimum_on_wider_lattices(engine, case: Case, no
                                                           sliced: bool) -> None:
     """Flash on lattices of up to 4^5 nodes, where its phase-1 forms differ most: the cover (no suppression,
     or a metric the levels determine) and the walk with the dominance skip (DM*, AECS and Loss under a
-    suppression limit), with whole or sliced checks (slicing.py: Loss under a limit). Every metric; the
-    optimum, its value and its suppressed rows equal the oracle's."""
+    suppression limit), with whole checks or with sliced checks (slicing.py: Loss under a limit) and rolled-up
+    code tables (rollup.py). Every metric; the optimum, its value and its suppressed rows equal the oracle's."""
     if nothing_suppressed:
         case = dataclasses.replace(case, suppression_limit=0)
     table = fresh("src")
@@ -478,7 +494,7 @@ def test_flash_finds_the_oracle_optimum_on_wider_lattices(engine, case: Case, no
     if case.input_error_expected(oracle):
         return
     event(f"lattice of {len(oracle.nodes()) // 100 * 100}+ nodes")
-    with sliced_everywhere(3, 0.5) if sliced else contextlib.nullcontext():
+    with sliced_everywhere(3, 0.5, rolled_up=True) if sliced else contextlib.nullcontext():
         _flash_finds_the_oracle_optimum(engine, case, table, oracle)
 
 

@@ -50,6 +50,9 @@ class EngineAdapter:
     #: Feasibility checks read the code table part by part and stop above the suppression limit
     #: (``slicing.py``): where a check's cost is per row (PostgreSQL); a DuckDB check is mostly fixed cost.
     SLICED_CHECKS: ClassVar[bool] = False
+    #: k-anonymity queries of nodes above level 0 of a QI or two read a copy of the code table rolled up to
+    #: level 1 there (``rollup.py``): fewer rows, where a query costs per row (PostgreSQL).
+    ROLLUPS: ClassVar[bool] = False
 
     def __init__(self, url: str, display_url: str) -> None:
         self.url = url

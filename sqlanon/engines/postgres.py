@@ -41,6 +41,7 @@ class PostgresAdapter(EngineAdapter):
     CODE_TABLE = True
     CODE_WEIGHTS = True
     SLICED_CHECKS = True
+    ROLLUPS = True
 
     def __init__(self, conninfo: str, display_url: str) -> None:
         super().__init__(conninfo, display_url)

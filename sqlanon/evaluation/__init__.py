@@ -1,7 +1,7 @@
 """Node evaluation: lattice node -> SQL over the frequency set -> class statistics."""
 
-from . import slicing
+from . import rollup, slicing
 from .evaluator import NodeEvaluator, NodeStats
 from .frequency_set import FrequencySet
 
-__all__ = ["FrequencySet", "NodeEvaluator", "NodeStats", "slicing"]
+__all__ = ["FrequencySet", "NodeEvaluator", "NodeStats", "rollup", "slicing"]

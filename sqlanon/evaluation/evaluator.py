@@ -12,6 +12,7 @@ from ..criteria.base import PrivacyCriterion
 from ..engines.base import EngineAdapter
 from ..lattice import Node
 from .frequency_set import FrequencySet
+from .rollup import serving
 from .slicing import sliceable
 
 _LEVEL_MARKER = "\x1fL{}\x1f"
@@ -84,18 +85,20 @@ class NodeEvaluator:
         self.slicing = fset.slicing if sliceable_checks else ()
         self.cache: dict[Node, NodeStats] = {}
         #: Rendered query shapes: the text with the template's comments, without them, and the bind parameters.
-        self._shapes: dict[tuple[bool, tuple[bool, ...], bool], tuple[str, str, list[object]]] = {}
+        self._shapes: dict[tuple[bool, tuple[bool, ...], str, bool], tuple[str, str, list[object]]] = {}
         self.evaluated = 0
 
     def context(self, node: Sequence[int | str], loss_weights: bool,
-                grouped: Sequence[bool] | None = None, generic: bool = False, sliced: bool = False) -> dict[str, Any]:
+                grouped: Sequence[bool] | None = None, generic: bool = False, sliced: bool = False,
+                table: str | None = None) -> dict[str, Any]:
         """Template context for a node (or for level markers, see ``sql``). ``generic``: the levels become bind
         parameters choosing among every level's column (a frequency set with all of them). A query with the
-        Loss weights counts every class statistic; a feasibility check only ``class_statistics``."""
+        Loss weights counts every class statistic; a feasibility check only ``class_statistics``. ``table``:
+        the table read (``_table``), by default the code table where the query reads no more."""
         by_code = loss_weights and self.code_weights is not None
         return {
-            "table": self.fset.codes_table if self.fset.codes_table and not self.judged
-            and (by_code or not loss_weights) else self.fset.table,
+            "table": table or (self.fset.codes_table if self.fset.codes_table and not self.judged
+                               and (by_code or not loss_weights) else self.fset.table),
             "levels": list(node),
             "grouped": list(grouped) if grouped is not None else [True] * len(node),
             "k": self.k,
@@ -132,22 +135,35 @@ class NodeEvaluator:
         weights = self.loss_weights if loss_weights is None else loss_weights
         # Weights looked up per code need every QI's code in the class key.
         grouped = (True,) * len(node) if weights and self.code_weights is not None else self._grouped(node)
-        sliced = not weights and sliceable(node, self.slicing)
-        shape = self._shapes.get((weights, grouped, sliced))
+        table, sliced = self._table(node, weights)
+        shape = self._shapes.get((weights, grouped, table, sliced))
         if shape is None:
             # Nodes differ only in the level suffixes of column names, so Jinja renders the query once
             # (with a marker per QI) and each node substitutes its levels: rendering per node cost ~0.6 ms,
             # a tenth of a node query on DuckDB.
             markers = tuple(_LEVEL_MARKER.format(i) for i in range(len(node)))
             rendered, values = self.adapter.render(
-                "evaluate_node.sql.j2", **self.context(markers, weights, grouped, generic=self.prepared, sliced=sliced)
+                "evaluate_node.sql.j2",
+                **self.context(markers, weights, grouped, generic=self.prepared, sliced=sliced, table=table),
             )
-            shape = self._shapes[weights, grouped, sliced] = (rendered, _COMMENT_LINE.sub("", rendered), values)
+            shape = self._shapes[weights, grouped, table, sliced] = (rendered, _COMMENT_LINE.sub("", rendered), values)
         text, params = shape[0 if comments else 1], shape[2]
         if self.prepared:  # the levels are bind parameters (marker values), the text is the same for all nodes
             return text, [node[int(m.group(1))] if isinstance(v, str) and (m := _LEVEL_PATTERN.fullmatch(v))
                           else v for v in params]
         return _LEVEL_PATTERN.sub(lambda m: str(node[int(m.group(1))]), text), list(params)
+
+    def _table(self, node: Node, weights: bool) -> tuple[str, bool]:
+        """The table a node's query reads, and whether in parts (``slicing.py``): the whole frequency set for
+        models or per-row Loss weights; else the smallest rolled-up code table the node is above (``rollup.py``),
+        else the code table, in parts where the node is sliceable."""
+        fset = self.fset
+        if self.judged or fset.codes_table is None or (weights and self.code_weights is None):
+            return fset.table, False
+        rolled = serving(node, fset.rollups)
+        if rolled is not None:
+            return rolled.table, False
+        return fset.codes_table, not weights and sliceable(node, self.slicing)
 
     def _grouped(self, node: Node) -> tuple[bool, ...]:
         """Which QIs the node's classes are grouped by: a level with a single code in the data (a top
@@ -183,7 +199,7 @@ class NodeEvaluator:
     def _run(self, node: Node, weights: bool) -> NodeStats:
         sql, params = self.sql(node, loss_weights=weights, comments=False)
         row = (self.adapter.execute_prepared if self.prepared else self.adapter.execute)(sql, params)[0]
-        if not weights and sliceable(node, self.slicing):
+        if self._table(node, weights)[1]:
             suppressed, parts_read = int(row[0]), int(row[1])
             return NodeStats(node=node, classes=None, suppressed_records=suppressed, suppressed_classes=None,
                              dm_star=None, suppressed_weights=None, certain=float(suppressed),

@@ -11,7 +11,8 @@ from dataclasses import dataclass, replace
 
 from ..engines.base import EngineAdapter
 from ..hierarchy import LoadedHierarchy
-from . import slicing
+from . import rollup, slicing
+from .rollup import RolledUp
 from .slicing import Slicing
 
 
@@ -43,6 +44,8 @@ class FrequencySet:
     #: (QI, level) pairs whose codes split the code table into ``parts`` parts (``slicing.py``), if sliced.
     slicing: Slicing = ()
     parts: int = 0
+    #: The code table rolled up with a QI or two at level 1 (``rollup.py``), if any: tables for nodes above.
+    rollups: tuple[RolledUp, ...] = ()
 
     @classmethod
     def build(
@@ -58,8 +61,10 @@ class FrequencySet:
         codes_table: str | None = None,
         count_distinct: bool = False,
         slice_check: tuple[int, int] | None = None,
+        rollup_tables: Sequence[str] = (),
     ) -> FrequencySet:
-        """``slice_check``: (k, suppression limit) where feasibility checks may be sliced (``slicing.py``)."""
+        """``slice_check``: (k, suppression limit) where feasibility checks may be sliced (``slicing.py``);
+        ``rollup_tables``: names for rolled-up code tables (``rollup.py``), where they may be made."""
         qis = [{"column": h.attribute, "coded": h.coded_table, "height": h.height} for h in hierarchies]
         adapter.run("build_frequency_set.sql.j2", table=table, source=tuple(source), qis=qis, basic=basic,
                     sensitive=list(sensitive))
@@ -89,9 +94,34 @@ class FrequencySet:
                         parts=slicing.PARTS)
             if levels:
                 adapter.run("create_part_index.sql.j2", table=codes_table, index=f"{codes_table}_part")
+        rolled: tuple[RolledUp, ...] = ()
+        if codes_table is not None and rollup_tables:
+            qis = rollup.candidates(heights, spans, distinct, records)
+            rolled = cls._roll_up(adapter, codes_table, heights, qis, distinct, rollup_tables)
         return cls(table, records, distinct, tuple(sums), tuple(single), tuple(maxima), tuple(sensitive), population,
                    codes_table, tuple(counts) if count_distinct else None, slicing=levels,
-                   parts=slicing.PARTS if levels else 0)
+                   parts=slicing.PARTS if levels else 0, rollups=rolled)
+
+    @staticmethod
+    def _roll_up(adapter: EngineAdapter, codes_table: str, heights: Sequence[int], qis: Sequence[int], rows: int,
+                 names: Sequence[str]) -> tuple[RolledUp, ...]:
+        """A rolled-up table per QI, and one with both from the smaller, each kept if small enough."""
+        def make(name: str, source: str, levels: tuple[int, ...], limit: float) -> RolledUp | None:
+            adapter.run("roll_up_codes.sql.j2", table=name, source=source, heights=heights, levels=levels)
+            count = int(adapter.run("count_table.sql.j2", table=(name,))[0][0])
+            if count > limit:
+                adapter.drop_tables([name])
+                return None
+            return RolledUp(name, levels, count)
+
+        singles = [made for n, i in enumerate(qis) if (made := make(
+            names[n], codes_table, tuple(int(j == i) for j in range(len(heights))), rollup.KEEP_SHARE * rows))]
+        if len(singles) < 2:
+            return tuple(singles)
+        smaller = min(singles, key=lambda t: t.rows)
+        both = tuple(max(a, b) for a, b in zip(*(t.levels for t in singles), strict=True))
+        combined = make(names[len(qis)], smaller.table, both, rollup.KEEP_SHARE * smaller.rows)
+        return (*singles, combined) if combined else tuple(singles)
 
     @staticmethod
     def _slicing(adapter: EngineAdapter, table: str, pairs: Slicing, rows: int) -> Slicing:

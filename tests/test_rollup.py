@@ -1,0 +1,32 @@
+"""Which code tables are rolled up, and which one a node reads (sqlanon/evaluation/rollup.py); the counts from
+them are compared with the oracle in tests/test_properties.py."""
+
+from __future__ import annotations
+
+from sqlanon.evaluation import rollup
+from sqlanon.evaluation.rollup import RolledUp
+
+
+def test_the_qis_whose_level_1_merges_most_are_rolled_up() -> None:
+    heights = [6, 4, 3, 2, 1]
+    codes = [(100, 20, 5, 3, 2, 1), (31, 4, 2, 1), (12, 12, 1), (2, 1), (5,)]
+    # QI 1 keeps 4 of 31 codes, QI 0 20 of 100; QI 2 merges nothing, QI 4 has no level 1; QI 3 keeps 1 of 2.
+    assert rollup.candidates(heights, codes, rows=36_709, records=100_937) == [1, 0]
+
+
+def test_nothing_is_rolled_up_in_small_tables_or_where_rows_are_single_records() -> None:
+    heights, codes = [3, 3], [(10, 2, 1), (10, 5, 1)]
+    assert rollup.candidates(heights, codes, rows=rollup.MIN_ROWS - 1, records=10**6) == []
+    assert rollup.candidates(heights, codes, rows=63_433, records=63_441) == []  # CUP
+    assert rollup.candidates(heights, codes, rows=rollup.MIN_ROWS, records=10**6) == [0, 1]
+
+
+def test_a_node_reads_the_smallest_table_it_is_above() -> None:
+    a, b = RolledUp("a", (1, 0, 0), 500), RolledUp("b", (0, 1, 0), 400)
+    both = RolledUp("ab", (1, 1, 0), 100)
+    tables = [a, b, both]
+    assert rollup.serving((2, 3, 0), tables) is both
+    assert rollup.serving((2, 0, 1), tables) is a
+    assert rollup.serving((0, 1, 0), tables) is b
+    assert rollup.serving((0, 0, 4), tables) is None
+    assert rollup.serving((1, 1, 1), []) is None
