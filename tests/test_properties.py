@@ -364,7 +364,7 @@ def test_loss_weights_are_looked_up_per_code_unless_a_code_has_two(engine) -> No
 
 def rolled_up_everywhere(mp: pytest.MonkeyPatch) -> None:
     """Rolled-up code tables (rollup.py) for any code table, kept whatever their size (PostgreSQL's flag)."""
-    for name, value in (("MIN_ROWS", 0), ("MAX_DENSITY", 1e9), ("KEEP_SHARE", 1e9)):
+    for name, value in (("MIN_ROWS", 0), ("MAX_ROWS", 10**9), ("MAX_DENSITY", 1e9), ("KEEP_SHARE", 1e9)):
         mp.setattr(rollup, name, value)
 
 

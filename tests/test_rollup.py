@@ -19,6 +19,8 @@ def test_nothing_is_rolled_up_in_small_tables_or_where_rows_are_single_records()
     assert rollup.candidates(heights, codes, rows=rollup.MIN_ROWS - 1, records=10**6) == []
     assert rollup.candidates(heights, codes, rows=63_433, records=63_441) == []  # CUP
     assert rollup.candidates(heights, codes, rows=rollup.MIN_ROWS, records=10**6) == [0, 1]
+    assert rollup.candidates(heights, codes, rows=rollup.MAX_ROWS, records=10**7) == [0, 1]
+    assert rollup.candidates(heights, codes, rows=rollup.MAX_ROWS + 1, records=10**7) == []  # 10 M rows
 
 
 def test_a_node_reads_the_smallest_table_it_is_above() -> None:
