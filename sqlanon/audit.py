@@ -60,6 +60,7 @@ from typing import Any
 from .engines import EngineAdapter, adapter_for_url
 from .errors import ConfigError, InputError
 from .hierarchy.loading import _validate as validate_hierarchy_rows
+from .hierarchy.loading import describe_lookup
 from .identifiers import display_name, parse_qualified_name
 
 DEFAULT_C = 3.0
@@ -405,9 +406,7 @@ def _load_hierarchy(
     adapter.bulk_insert(adapter.quote_identifier(lookup), height + 1, rows)
     # Values of the column missing from the hierarchy (listed), values mapped twice, labels with two parents.
     validate_hierarchy_rows(adapter, lookup, table, column, height, where)
-    _leaves, _null_rows, top_labels, _top_label = adapter.run(
-        "describe_hierarchy.sql.j2", lookup=lookup, height=height
-    )[0]
+    _leaves, _null_rows, top_labels, _top_label = describe_lookup(adapter, lookup, height)
     if int(top_labels) != 1:
         tops = sorted({str(r[-1]) for r in rows})
         shown = ", ".join(repr(t) for t in tops[:10]) + (", ..." if len(tops) > 10 else "")

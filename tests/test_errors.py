@@ -230,6 +230,18 @@ def test_inconsistent_inline_hierarchy(db: Engine, tmp_path: Path) -> None:
                  "'X'")
 
 
+def test_two_top_labels_without_a_null_mapping(both: Engine, tmp_path: Path, monkeypatch) -> None:
+    """Extended match generalizes NULL to the single top label; two are refused, counted (the database counts
+    distinct top labels only once it has seen more than one: describe_lookup), whoever parses the file."""
+    (tmp_path / "code.csv").write_text("A;AB;P\nB;AB;P\nC;C;Q\n", encoding="utf-8")
+    data = base_config(both.url)
+    data["attributes"]["code"]["hierarchy"] = {"csv": "code.csv"}
+    for file_bytes in (256 * 1024, 0):  # coded in Python, then in the database
+        monkeypatch.setattr("sqlanon.hierarchy.loading.PYTHON_FILE_BYTES", file_bytes)
+        expect_error(["validate", config_file(tmp_path, data)], 2, "attributes.code.hierarchy",
+                     "the top level has 2 different values", "explicit NULL mapping")
+
+
 def test_value_mapped_twice_in_a_csv_hierarchy(db: Engine, tmp_path: Path) -> None:
     (tmp_path / "code.csv").write_text("A;AB;*\nA;AC;*\nB;AB;*\nC;AC;*\n", encoding="utf-8")
     data = base_config(db.url)

@@ -191,7 +191,11 @@ CASES: dict[str, tuple[str, dict[str, Any]]] = {
     ),
     "describe_hierarchy": (
         "describe_hierarchy.sql.j2",
-        {"lookup": f"{PREFIX}h0", "height": 3},
+        {"lookup": f"{PREFIX}h0", "height": 3, "count_tops": False},
+    ),
+    "describe_hierarchy_count_tops": (
+        "describe_hierarchy.sql.j2",
+        {"lookup": WEIRD, "height": 2, "count_tops": True},
     ),
     "drop_table": (
         "drop_table.sql.j2",

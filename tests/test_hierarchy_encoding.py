@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 import sqlanon
 from sqlanon.engines import adapter_for_url
 from sqlanon.hierarchy import encoding
+from sqlanon.hierarchy.loading import describe_lookup
 from tests.helpers import Engine, invoke, one_json_object, write_config
 
 #: Byte order differs from linguistic order here ('B' < 'a' < 'b' < 'é'); '' is a label like any other.
@@ -52,7 +53,7 @@ def _sql_side(adapter, rows: list[list[str | None]], height: int, data: dict | N
     problems = adapter.run("validate_hierarchy.sql.j2", lookup=raw, source=None, column="x", height=height, limit=20)
     if problems:
         return problems, None, None
-    description = tuple(adapter.run("describe_hierarchy.sql.j2", lookup=raw, height=height)[0])
+    description = describe_lookup(adapter, raw, height)
     leaves, null_rows, top_labels, top_label = description
     if leaves == 0 or null_rows > 1 or (null_rows == 0 and top_labels != 1):
         return problems, description, None

@@ -1,9 +1,12 @@
 -- describe_hierarchy: facts about a raw hierarchy needed before encoding.
--- context: lookup, height
--- columns: leaves (non-NULL rows as written), null_rows, top_labels (distinct non-NULL labels at the top level), top_label
+-- context: lookup, height, count_tops (count the distinct top labels: only needed when there are several,
+--          which the first pass tells without count(DISTINCT), ~15 of ~26 ms on CUP's 100,001-row ZIP
+--          hierarchy on PostgreSQL; describe_lookup in sqlanon/hierarchy/loading.py)
+-- columns: leaves (non-NULL rows as written), null_rows, top_labels (distinct non-NULL labels at the top level;
+--          without count_tops NULL when there are several), top_label
 SELECT count(value),
        count(*) - count(value),
-       count(DISTINCT "l2"),
+       CASE WHEN min("l2") IS NULL THEN 0 WHEN min("l2" COLLATE "C") = max("l2" COLLATE "C") THEN 1 END,
        min("l2")
 FROM "sqlanon_0a1b2c3d_h0"
 -- bind parameters: []
