@@ -20,7 +20,7 @@ from .hierarchy import LoadedHierarchy, load_hierarchy
 from .hierarchy.loading import validate_hierarchy_values
 from .identifiers import display_name, parse_qualified_name
 from .lattice import Lattice
-from .metrics import MetricContext, metric_by_name
+from .metrics import InformationLossMetric, MetricContext, metric_by_name
 
 DEFAULT_URL = "duckdb:///:memory:"
 
@@ -168,6 +168,10 @@ class Session:
             hierarchies.append(loaded)
         sensitive = self._sensitive_domains(source, basic)
         population = self._population(hierarchies, basic)
+        # Queries with models or a population read the whole frequency set and sum the Loss weights themselves
+        # (judge.sql.j2): none of the k-anonymity query's tables below are made for them.
+        judged = bool(sensitive) or population is not None
+        metric = metric_by_name(cfg.search.metric)
         fs_table = f"{self.prefix}fs"
         self.temporary.append(fs_table)
         codes_table = f"{self.prefix}fsc" if self.adapter.CODE_TABLE else None
@@ -176,14 +180,13 @@ class Session:
         fset = FrequencySet.build(
             self.adapter, table=fs_table, source=source, hierarchies=hierarchies, basic=basic,
             sensitive=sensitive, population=population, codes_table=codes_table,
-            count_distinct=metric_by_name(cfg.search.metric).reads_distinct_codes,
-            slice_check=self._slice_check(considered, bool(sensitive) or population is not None),
-            rollup_tables=self._rollup_tables(bool(sensitive) or population is not None),
+            count_distinct=metric.reads_distinct_codes,
+            slice_check=None if judged else self._slice_check(considered, metric),
+            rollup_tables=[] if judged else self._rollup_tables(),
         )
         if fset.records != considered:
             self._lost_records(source, hierarchies, fset.records, considered)
-        # Models and populations sum the weights in their own query (judge.sql.j2).
-        if self.adapter.CODE_WEIGHTS and not sensitive and population is None:
+        if self.adapter.CODE_WEIGHTS and not judged:
             weights_table = f"{self.prefix}cw"
             self.temporary.append(weights_table)
             fset = fset.with_code_weights(self.adapter, weights_table, hierarchies)
@@ -206,22 +209,20 @@ class Session:
         )
         return PreparedData(source, shown, columns, total, removed, hierarchies, fset, lattice, ctx)
 
-    def _slice_check(self, considered: int, judged: bool) -> tuple[int, int] | None:
+    def _slice_check(self, considered: int, metric: type[InformationLossMetric]) -> tuple[int, int] | None:
         """(k, limit) where feasibility checks may be sliced (``slicing.py``): k-anonymity checks that count
         nothing but suppressed records, in Flash's walk (a limit, and a metric the levels do not determine);
         its cover checks the open region's maximal nodes, which lie above the slicing levels."""
         cfg = self.config
-        metric = metric_by_name(cfg.search.metric)
         limit = cfg.privacy.max_suppressed(considered)
-        if (not self.adapter.SLICED_CHECKS or judged or metric.class_statistics or metric.levels_determine_value
-                or limit == 0):
+        if not self.adapter.SLICED_CHECKS or metric.class_statistics or metric.levels_determine_value or limit == 0:
             return None
         return cfg.privacy.k, limit
 
-    def _rollup_tables(self, judged: bool) -> list[str]:
+    def _rollup_tables(self) -> list[str]:
         """Names for rolled-up code tables (``rollup.py``), registered for removal: the k-anonymity queries read
-        them (a judged query reads the whole frequency set)."""
-        if not self.adapter.ROLLUPS or not self.adapter.CODE_TABLE or judged:
+        them."""
+        if not self.adapter.ROLLUPS or not self.adapter.CODE_TABLE:
             return []
         names = [f"{self.prefix}fsr{n}" for n in range(rollup.QIS + 1)]
         self.temporary.extend(names)

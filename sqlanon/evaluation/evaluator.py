@@ -97,8 +97,7 @@ class NodeEvaluator:
         the table read (``_table``), by default the code table where the query reads no more."""
         by_code = loss_weights and self.code_weights is not None
         return {
-            "table": table or (self.fset.codes_table if self.fset.codes_table and not self.judged
-                               and (by_code or not loss_weights) else self.fset.table),
+            "table": table or self._whole_table(loss_weights),
             "levels": list(node),
             "grouped": list(grouped) if grouped is not None else [True] * len(node),
             "k": self.k,
@@ -133,9 +132,12 @@ class NodeEvaluator:
         """The node's query and bind parameters; without the template's comments (``comments=False``) as runs
         send it: DuckDB parses ~25 lines of them in ~0.07 ms, 7% of a k-only query on ADULT."""
         weights = self.loss_weights if loss_weights is None else loss_weights
+        return self._query(node, weights, comments, *self._table(node, weights))
+
+    def _query(self, node: Node, weights: bool, comments: bool, table: str, sliced: bool) -> tuple[str, list[object]]:
+        """``sql`` for a node reading ``table``, in parts where ``sliced`` (``_table``)."""
         # Weights looked up per code need every QI's code in the class key.
         grouped = (True,) * len(node) if weights and self.code_weights is not None else self._grouped(node)
-        table, sliced = self._table(node, weights)
         shape = self._shapes.get((weights, grouped, table, sliced))
         if shape is None:
             # Nodes differ only in the level suffixes of column names, so Jinja renders the query once
@@ -153,17 +155,25 @@ class NodeEvaluator:
                           else v for v in params]
         return _LEVEL_PATTERN.sub(lambda m: str(node[int(m.group(1))]), text), list(params)
 
-    def _table(self, node: Node, weights: bool) -> tuple[str, bool]:
-        """The table a node's query reads, and whether in parts (``slicing.py``): the whole frequency set for
-        models or per-row Loss weights; else the smallest rolled-up code table the node is above (``rollup.py``),
-        else the code table, in parts where the node is sliceable."""
+    def _whole_table(self, weights: bool) -> str:
+        """The table a query reads whole: the frequency set for models or per-row Loss weights, else the code
+        table where there is one."""
         fset = self.fset
         if self.judged or fset.codes_table is None or (weights and self.code_weights is None):
-            return fset.table, False
-        rolled = serving(node, fset.rollups)
+            return fset.table
+        return fset.codes_table
+
+    def _table(self, node: Node, weights: bool) -> tuple[str, bool]:
+        """The table a node's query reads, and whether in parts (``slicing.py``): the smallest rolled-up code
+        table the node is at or above (``rollup.py``), else ``_whole_table``, the code table in parts where the
+        node is sliceable."""
+        table = self._whole_table(weights)
+        if table != self.fset.codes_table:
+            return table, False
+        rolled = serving(node, self.fset.rollups)
         if rolled is not None:
             return rolled.table, False
-        return fset.codes_table, not weights and sliceable(node, self.slicing)
+        return table, not weights and sliceable(node, self.slicing)
 
     def _grouped(self, node: Node) -> tuple[bool, ...]:
         """Which QIs the node's classes are grouped by: a level with a single code in the data (a top
@@ -197,9 +207,10 @@ class NodeEvaluator:
         return self._run(node, True)
 
     def _run(self, node: Node, weights: bool) -> NodeStats:
-        sql, params = self.sql(node, loss_weights=weights, comments=False)
+        table, sliced = self._table(node, weights)
+        sql, params = self._query(node, weights, False, table, sliced)
         row = (self.adapter.execute_prepared if self.prepared else self.adapter.execute)(sql, params)[0]
-        if self._table(node, weights)[1]:
+        if sliced:
             suppressed, parts_read = int(row[0]), int(row[1])
             return NodeStats(node=node, classes=None, suppressed_records=suppressed, suppressed_classes=None,
                              dm_star=None, suppressed_weights=None, certain=float(suppressed),
