@@ -207,12 +207,18 @@ CASES: dict[str, tuple[str, dict[str, Any]]] = {
     ),
     "encode_hierarchy": (
         "encode_hierarchy.sql.j2",
-        {"lookup": f"{PREFIX}h0", "coded": f"{PREFIX}c0", "height": 3, "null_explicit": False, "data": None},
+        {"lookup": f"{PREFIX}h0", "coded": f"{PREFIX}c0", "height": 3, "null_explicit": False, "leaves": 8,
+         "unique": False, "data": None},
     ),
     "encode_hierarchy_data_values": (
         "encode_hierarchy.sql.j2",
-        {"lookup": f"{PREFIX}h0", "coded": f"{PREFIX}c0", "height": 3, "null_explicit": True,
-         "data": {"source": WEIRD_SOURCE, "column": WEIRD}},
+        {"lookup": f"{PREFIX}h0", "coded": f"{PREFIX}c0", "height": 3, "null_explicit": True, "leaves": 8,
+         "unique": False, "data": {"source": WEIRD_SOURCE, "column": WEIRD}},
+    ),
+    "encode_hierarchy_unique": (
+        "encode_hierarchy.sql.j2",
+        {"lookup": f"{PREFIX}h0", "coded": f"{PREFIX}c0", "height": 3, "null_explicit": False, "leaves": 8,
+         "unique": True, "data": {"source": WEIRD_SOURCE, "column": WEIRD}},
     ),
     "evaluate_node_loss_weights": (
         "evaluate_node.sql.j2",
@@ -389,6 +395,7 @@ CASES: dict[str, tuple[str, dict[str, Any]]] = {
         "summarize_frequency_set.sql.j2",
         {"table": f"{PREFIX}fs", "heights": [3, 2, 1], "distinct": True},
     ),
+    "survey_hierarchy": ("survey_hierarchy.sql.j2", {"lookup": f"{PREFIX}h0", "height": 4}),
     "validate_hierarchy": (
         "validate_hierarchy.sql.j2",
         {"lookup": f"{PREFIX}h0", "source": WEIRD_SOURCE, "column": WEIRD, "height": 3, "limit": 20},

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 import sqlanon
 from sqlanon.engines import adapter_for_url
 from sqlanon.hierarchy import encoding
-from sqlanon.hierarchy.loading import describe_lookup
+from sqlanon.hierarchy.loading import describe_lookup, is_plain_tree
 from tests.helpers import Engine, invoke, one_json_object, write_config
 
 #: Byte order differs from linguistic order here ('B' < 'a' < 'b' < 'é'); '' is a label like any other.
@@ -46,11 +46,14 @@ def hierarchies(draw) -> tuple[int, list[list[str | None]]]:
 
 def _sql_side(adapter, rows: list[list[str | None]], height: int, data: dict | None = None):
     """What the database makes of the rows: problems, description, and the coded rows when it codes them
-    (those of the values in ``data``'s source column alone, when given)."""
-    raw, coded = f"h_{secrets.token_hex(4)}", f"c_{secrets.token_hex(4)}"
+    (those of the values in ``data``'s source column alone, when given). A hierarchy the survey finds a plain
+    tree has no problems, and is coded the same by the survey's shortcut (``unique``) as without it."""
+    raw = f"h_{secrets.token_hex(4)}"
     adapter.run("create_lookup_table.sql.j2", table=raw, height=height)
     adapter.bulk_insert(adapter.quote_identifier(raw), height + 1, rows)
+    plain = height > 1 and is_plain_tree(adapter, raw, height)  # as _code_in_database asks
     problems = adapter.run("validate_hierarchy.sql.j2", lookup=raw, source=None, column="x", height=height, limit=20)
+    assert plain == _plain_tree(rows, height), (plain, rows)
     if problems:
         return problems, None, None
     description = describe_lookup(adapter, raw, height)
@@ -59,9 +62,22 @@ def _sql_side(adapter, rows: list[list[str | None]], height: int, data: dict | N
         return problems, description, None
     if null_rows == 0:
         adapter.run("add_null_row.sql.j2", lookup=raw, height=height, top_label=top_label)
-    adapter.run("encode_hierarchy.sql.j2", lookup=raw, coded=coded, height=height, null_explicit=null_rows == 1,
-                data=data)
-    return problems, description, adapter.execute(f'SELECT * FROM "{coded}"')
+    codings = []
+    for unique in (False, True) if plain else (False,):
+        coded = f"c_{secrets.token_hex(4)}"
+        adapter.run("encode_hierarchy.sql.j2", lookup=raw, coded=coded, height=height,
+                    null_explicit=null_rows == 1, leaves=leaves, unique=unique, data=data)
+        codings.append(sorted((tuple(r) for r in adapter.execute(f'SELECT * FROM "{coded}"')), key=_key))
+    assert codings[0] == codings[-1]
+    return problems, description, codings[0]
+
+
+def _plain_tree(rows: list[list[str | None]], height: int) -> bool:
+    """What is_plain_tree says of the rows (as _code_in_database asks it: above height 1): a tree to
+    well_formed, every value on one row, l0 equal to the value, and at most one NULL row."""
+    values = [row[0] for row in rows]
+    return (height > 1 and encoding.well_formed(rows, height) and all(row[1] == row[0] for row in rows)
+            and values.count(None) <= 1 and len(set(values)) == len(values))
 
 
 def _key(row: tuple) -> list:
@@ -182,8 +198,9 @@ def test_the_same_optimum_either_way(engine: Engine, tmp_path: Path, monkeypatch
     assert result.exit_code == 0, result.output
     report = one_json_object(result.stdout)
     assert report["transformation"] == {"code": 1} and report["verified"] is True
-    sql_coding = {"load_csv_hierarchy.sql.j2", "validate_hierarchy.sql.j2", "encode_hierarchy.sql.j2"}
+    sql_coding = {"load_csv_hierarchy.sql.j2", "survey_hierarchy.sql.j2", "encode_hierarchy.sql.j2"}
     assert sql_coding <= set(templates) if large else not sql_coding & set(templates)
+    assert "validate_hierarchy.sql.j2" not in templates  # a plain tree: Python's checks, or the survey's
     assert ("create_coded_table.sql.j2" in templates) is not large
 
 

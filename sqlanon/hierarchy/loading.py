@@ -162,7 +162,10 @@ def _code_in_database(
     (CUP's 100,001-row ZIP hierarchy, 13,294 ZIP codes in 63,441 rows: encoding on PostgreSQL 429 -> 180 ms,
     the run 2747 -> 2351 ms, with the smaller codes; on DuckDB 94 -> 57 ms and 532 -> 496 ms). Loss weights
     still count every row of the hierarchy."""
-    _validate(adapter, raw, source, attribute, height, where, check_values)
+    # Of height 1, level 0 is the top, where the NULL row added below takes a value's label.
+    unique = not check_values and height > 1 and is_plain_tree(adapter, raw, height)
+    if not unique:
+        _validate(adapter, raw, source, attribute, height, where, check_values)
     leaves, null_rows, top_labels, top_label = describe_lookup(adapter, raw, height)
     _check_description(where, leaves, null_rows, top_labels)
     if null_rows == 0:
@@ -170,8 +173,18 @@ def _code_in_database(
     created.append(coded)
     few = source_rows is not None and source_rows <= height * (int(leaves) + 1)
     adapter.run("encode_hierarchy.sql.j2", lookup=raw, coded=coded, height=height, null_explicit=null_rows == 1,
-                data={"source": tuple(source), "column": attribute} if few else None)
+                leaves=leaves, unique=unique, data={"source": tuple(source), "column": attribute} if few else None)
     return int(leaves)
+
+
+def is_plain_tree(adapter: EngineAdapter, lookup: str, height: int) -> bool:
+    """Whether ``survey_hierarchy.sql.j2`` finds a tree whose rows each have their own value, equal to l0, and
+    at most one NULL row: validate_hierarchy.sql.j2 would find no fault in it, and encode_hierarchy.sql.j2 may
+    code it as ``unique``. Any other hierarchy goes through the exhaustive validation, which words its
+    problems, if it has any."""
+    repeated, unlike, null_rows, forks, incomplete = adapter.run(
+        "survey_hierarchy.sql.j2", lookup=lookup, height=height)[0]
+    return not (int(repeated) or int(unlike) or int(forks) or int(incomplete)) and int(null_rows) <= 1
 
 
 def describe_lookup(adapter: EngineAdapter, lookup: str, height: int) -> tuple[int, int, int, str | None]:
