@@ -154,8 +154,9 @@ def csv_header(path: Path) -> list[str]:
 
 
 def build_config(ds: Dataset, k: int, suppression: float, metric: str, *, table: str | None,
-                 model: str = "-") -> dict:
-    """The config dict; every CSV column gets a role (non-QIs are insensitive); paths are absolute."""
+                 model: str = "-", history: bool = False) -> dict:
+    """The config dict; every CSV column gets a role (non-QIs are insensitive); paths are absolute. Without
+    ``history`` the run records nothing in the database's run history (``--history``)."""
     columns = csv_header(ds.csv_path)
     missing = [q for q in ds.qis if q not in columns]
     if missing:
@@ -182,6 +183,7 @@ def build_config(ds: Dataset, k: int, suppression: float, metric: str, *, table:
         "attributes": attributes,
         "privacy": {"k": k, "suppression_limit": suppression},
         "search": {"strategy": "flash", "metric": metric},
+        "history": {"enabled": history},
     }
 
 
@@ -366,14 +368,14 @@ def fill_from_result(row: Row, result: dict[str, Any], metric: str) -> None:
 
 
 def run_warm(ds: Dataset, engine: str, k: int, supp: float, metric: str, runs: int, warmup: int,
-             pg: Postgres | None, model: str = "-", dk: DuckDBFile | None = None) -> Row:
+             pg: Postgres | None, model: str = "-", dk: DuckDBFile | None = None, history: bool = False) -> Row:
     import sqlanon
     from sqlanon.config import parse_config
 
     row = Row(ds.key, engine, k, supp, metric, model=model)
     try:
         table, db = source_table(ds, engine, pg, dk)
-        cfg = parse_config(build_config(ds, k, supp, metric, table=table, model=model),
+        cfg = parse_config(build_config(ds, k, supp, metric, table=table, model=model, history=history),
                            source=f"<{ds.key} k={k} supp={supp} {metric}>", base_dir=REPO)
         for i in range(warmup + runs):
             started = time.perf_counter()
@@ -400,7 +402,7 @@ def sqlanon_command() -> list[str]:
 
 
 def run_cold(ds: Dataset, engine: str, k: int, supp: float, metric: str, runs: int,
-             pg: Postgres | None, dk: DuckDBFile | None = None) -> Row:
+             pg: Postgres | None, dk: DuckDBFile | None = None, history: bool = False) -> Row:
     """Time `sqlanon anonymize CONFIG --dry-run --json` in a fresh process (imports and all)."""
     import yaml
 
@@ -409,7 +411,7 @@ def run_cold(ds: Dataset, engine: str, k: int, supp: float, metric: str, runs: i
         table, db = source_table(ds, engine, pg, dk)
         with tempfile.TemporaryDirectory(prefix="sqlanon-bench-") as tmp:
             path = Path(tmp) / f"{ds.key}_k{k}.yaml"
-            path.write_text(yaml.safe_dump(build_config(ds, k, supp, metric, table=table),
+            path.write_text(yaml.safe_dump(build_config(ds, k, supp, metric, table=table, history=history),
                                            sort_keys=False), encoding="utf-8")
             cmd = [*sqlanon_command(), "anonymize", str(path), "--dry-run", "--json"]
             if db is not None:
@@ -433,19 +435,32 @@ def run_cold(ds: Dataset, engine: str, k: int, supp: float, metric: str, runs: i
 
 # -- reporting --------------------------------------------------------------------------------------
 COLUMNS = ["dataset", "engine", "mode", "model", "k", "supp", "metric", "median s", "min s", "max s", "runs", "nodes",
-           "stmts", "ms/node", "levels", "metric value", "suppressed", "ARX s/nodes", "x ARX"]
+           "stmts", "ms/node", "levels", "metric value", "suppressed", "ARX s/nodes", "x ARX", "x DuckDB"]
+
+
+def duckdb_ratios(rows: list[Row]) -> dict[int, float]:
+    """Per PostgreSQL row (by index): its median over the median of the DuckDB row of the same configuration
+    in this run, where there is one (the issue's target: within 3x)."""
+    duck = {(r.dataset, r.mode, r.model, r.k, r.suppression, r.metric): r.median
+            for r in rows if r.engine == "duckdb" and r.median}
+    out = {}
+    for n, r in enumerate(rows):
+        base = duck.get((r.dataset, r.mode, r.model, r.k, r.suppression, r.metric))
+        if r.engine == "postgres" and r.median and base:
+            out[n] = r.median / base
+    return out
 
 
 def _fmt(value: float | None, digits: int = 3) -> str:
     return "-" if value is None else f"{value:.{digits}f}"
 
 
-def cells(row: Row) -> list[str]:
+def cells(row: Row, vs_duckdb: float | None = None) -> list[str]:
     label = DATASETS[row.dataset].label
     base = [label, row.engine, row.mode, row.model, str(row.k), f"{row.suppression * 100:g}%", row.metric]
     arx = f"{row.arx[0]:.3f}/{row.arx[1]}" if row.arx else "-"
     if row.error:
-        return [*base, "ERROR", "-", "-", "-", "-", "-", "-", row.error[:60], "-", "-", arx, "-"]
+        return [*base, "ERROR", "-", "-", "-", "-", "-", "-", row.error[:60], "-", "-", arx, "-", "-"]
     mv = row.metric_value
     metric_value = "-" if mv is None else (f"{mv:.6f}" if abs(mv) < 1000 else f"{mv:.0f}")
     return [
@@ -453,11 +468,13 @@ def cells(row: Row) -> list[str]:
         str(row.nodes), str(row.statements), _fmt(row.ms_per_node, 2),
         ",".join(str(v) for v in row.levels or []), metric_value, str(row.suppressed_rows), arx,
         "-" if row.ratio is None else f"{row.ratio:.1f}x",
+        "-" if vs_duckdb is None else f"{vs_duckdb:.1f}x",
     ]
 
 
 def print_table(rows: list[Row], markdown: bool) -> None:
-    table = [cells(r) for r in rows]
+    ratios = duckdb_ratios(rows)
+    table = [cells(r, ratios.get(n)) for n, r in enumerate(rows)]
     if markdown:
         print("| " + " | ".join(COLUMNS) + " |")
         print("|" + "|".join("---" for _ in COLUMNS) + "|")
@@ -537,6 +554,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                         "into a DuckDB file and runs start from that table, like the PostgreSQL runs; memory: the "
                         "CSV is read once into an in-memory DuckDB database that this process holds open, and "
                         "each run is given that connection (db=connection), like data in ARX's warm JVM")
+    p.add_argument("--history", action="store_true",
+                   help="record every run in the database's run history, as `sqlanon anonymize` does by default "
+                        "(default: no history: ARX records nothing, and an in-memory DuckDB database never "
+                        "does, so that every engine and source does the same work)")
     p.add_argument("--markdown", action="store_true", help="print the result table as markdown")
     p.add_argument("--json-out", type=Path, default=None, metavar="FILE",
                    help="also write all results as JSON")
@@ -584,7 +605,8 @@ def main(argv: list[str] | None = None) -> int:
 
     print(f"sqlanon ARX benchmark: datasets={','.join(args.datasets)} engines={','.join(args.engines)} "
           f"metrics={','.join(args.metrics)} configs={args.configs} runs={args.runs} warmup={args.warmup} "
-          f"mode={'cold' if args.cold else 'warm'}; {os.cpu_count()} CPUs", file=sys.stderr)
+          f"mode={'cold' if args.cold else 'warm'} history={'on' if args.history else 'off'}; "
+          f"{os.cpu_count()} CPUs", file=sys.stderr)
     rows: list[Row] = []
     started = time.perf_counter()
     with postgres_database("postgres" in args.engines) as pg, duckdb_file(args.duckdb_source) as dk:
@@ -598,9 +620,10 @@ def main(argv: list[str] | None = None) -> int:
                             if model != "-" and ds.key not in SENSITIVE:
                                 continue
                             if args.cold:
-                                row = run_cold(ds, engine, k, supp, metric, args.runs, pg, dk)
+                                row = run_cold(ds, engine, k, supp, metric, args.runs, pg, dk, args.history)
                             else:
-                                row = run_warm(ds, engine, k, supp, metric, args.runs, args.warmup, pg, model, dk)
+                                row = run_warm(ds, engine, k, supp, metric, args.runs, args.warmup, pg, model, dk,
+                                               args.history)
                             print_progress(row)
                             rows.append(row)
     print(f"total wall time {time.perf_counter() - started:.1f} s", file=sys.stderr)
@@ -610,7 +633,9 @@ def main(argv: list[str] | None = None) -> int:
     print()
     print_table(rows, args.markdown)
     if args.json_out:
-        args.json_out.write_text(json.dumps([r.to_dict() for r in rows], indent=2), encoding="utf-8")
+        ratios = duckdb_ratios(rows)
+        args.json_out.write_text(json.dumps([{**r.to_dict(), "ratio_vs_duckdb": ratios.get(n)}
+                                             for n, r in enumerate(rows)], indent=2), encoding="utf-8")
     return 1 if any(r.error for r in rows) else 0
 
 

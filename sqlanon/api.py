@@ -133,13 +133,13 @@ def _execute(
         record = cfg.history.enabled and not session.adapter.ephemeral
         recorder = RunRecorder.start(session.adapter, cfg, command) if record else None
         try:
-            result, nodes = _run(session, cfg, started, dry_run, progress, fixed, on_violation,
-                                 want_report=bool(reports) or recorder is not None)
+            result = _run(session, cfg, started, dry_run, progress, fixed, on_violation,
+                          want_report=bool(reports) or recorder is not None)
             if recorder is not None:
                 result.run_id = recorder.run_id
                 if result.report is not None:
                     result.report["run_id"] = recorder.run_id
-                recorder.succeeded(result, result.report, nodes if cfg.history.store_nodes else [])
+                recorder.succeeded(result, result.report, _node_rows(result.report) if cfg.history.store_nodes else [])
         except BaseException as exc:
             if recorder is not None:
                 recorder.failed(exc)
@@ -152,7 +152,7 @@ def _execute(
 def _run(
     session: Session, cfg: AnonymizeConfig, started: float, dry_run: bool, progress: ProgressCallback | None,
     fixed: dict[str, int] | None, on_violation: str, want_report: bool,
-) -> tuple[AnonymizationResult, list[tuple[str, str, float | None]]]:
+) -> AnonymizationResult:
     target = parse_qualified_name(cfg.output.table)
     adapter = session.adapter
     try:
@@ -246,14 +246,16 @@ def _run(
         null_handling=cfg.privacy.null_handling,
         hierarchy_heights={h.attribute: h.height for h in data.hierarchies},
     )
-    nodes: list[tuple[str, str, float | None]] = []
     if want_report:
         result.report = _report(session, cfg, data, node, stats, problem, result, None if dry_run else target,
                                 histogram)
-        search_info = result.report["search"]
-        if search_info["nodes"] is not None:
-            nodes = [(",".join(map(str, n["levels"])), n["state"], n["metric"]) for n in search_info["nodes"]]
-    return result, nodes
+    return result
+
+
+def _node_rows(report: dict[str, Any] | None) -> list[tuple[str, str, float | None]]:
+    """The history's run_nodes rows (``history.store_nodes``): every lattice node the report lists."""
+    listed = report["search"]["nodes"] if report is not None else None
+    return [(",".join(map(str, n["levels"])), n["state"], n["metric"]) for n in listed or []]
 
 
 def _search(cfg: AnonymizeConfig, data: PreparedData, problem: SearchProblem, criteria: list) -> Node:

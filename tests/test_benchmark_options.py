@@ -29,3 +29,24 @@ def test_the_in_memory_source_hands_sqlanon_its_open_connection() -> None:
         holder.con.execute("SELECT 1")
     finally:
         holder.close()
+
+
+def test_runs_record_no_history_unless_asked() -> None:
+    """ARX records nothing and an in-memory DuckDB database never does: by default no engine records history."""
+    ds = arx_benchmark.DATASETS["adult"]
+    if not ds.csv_path.is_file():
+        pytest.skip("benchmark datasets not beside the repository")
+    assert arx_benchmark.build_config(ds, 5, 0.05, "loss", table="t")["history"] == {"enabled": False}
+    assert arx_benchmark.build_config(ds, 5, 0.05, "loss", table="t", history=True)["history"] == {"enabled": True}
+    assert arx_benchmark.parse_args([]).history is False
+    assert arx_benchmark.parse_args(["--history"]).history is True
+
+
+def test_a_postgresql_row_is_compared_with_the_duckdb_row_of_its_configuration() -> None:
+    def row(engine: str, k: int, times: list[float]) -> arx_benchmark.Row:
+        return arx_benchmark.Row("cup", engine, k, 0.05, "loss", times=times)
+
+    rows = [row("duckdb", 5, [0.4, 0.5, 0.6]), row("duckdb", 10, [1.0]), row("postgres", 5, [1.5, 1.4, 1.6]),
+            row("postgres", 2, [0.9])]
+    assert arx_benchmark.duckdb_ratios(rows) == {2: pytest.approx(3.0)}  # k=2 has no DuckDB row
+    assert arx_benchmark.cells(rows[2], 3.0)[-1] == "3.0x" and arx_benchmark.cells(rows[3])[-1] == "-"
