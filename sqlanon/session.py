@@ -177,13 +177,14 @@ class Session:
         codes_table = f"{self.prefix}fsc" if self.adapter.CODE_TABLE else None
         if codes_table is not None:
             self.temporary.append(codes_table)
-        fset = FrequencySet.build(
-            self.adapter, table=fs_table, source=source, hierarchies=hierarchies, basic=basic,
-            sensitive=sensitive, population=population, codes_table=codes_table,
-            count_distinct=metric.reads_distinct_codes,
-            slice_check=None if judged else self._slice_check(considered, metric),
-            rollup_tables=[] if judged else self._rollup_tables(),
-        )
+        with self.adapter.aggregate_settings():
+            fset = FrequencySet.build(
+                self.adapter, table=fs_table, source=source, hierarchies=hierarchies, basic=basic,
+                sensitive=sensitive, population=population, codes_table=codes_table,
+                count_distinct=metric.reads_distinct_codes,
+                slice_check=None if judged else self._slice_check(considered, metric),
+                rollup_tables=[] if judged else self._rollup_tables(),
+            )
         if fset.records != considered:
             self._lost_records(source, hierarchies, fset.records, considered)
         if self.adapter.CODE_WEIGHTS and not judged:

@@ -854,3 +854,34 @@ def test_password_not_printed_by_successful_runs(pg_with_password: tuple[Engine,
         assert result.exit_code in (0, 2), (args, result.output)
         assert PASSWORD not in result.output, f"password printed by {args}:\n{result.output}"
     assert ":***@" in json.loads(invoke("validate", path, "--json").stdout)["database"]  # masked, not dropped
+
+
+def test_postgres_frequency_set_builds_with_more_work_mem(
+    both: Engine, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The frequency set and its copies (whole-table aggregates and a sort into parts) are built with work_mem
+    64 MB, so that they do not spill to disk; the node queries of the search run with the session's value."""
+    if both.name != "postgres":
+        pytest.skip("a PostgreSQL session setting")
+    from sqlanon.engines.postgres import AGGREGATE_WORK_MEM, PostgresAdapter
+    from sqlanon.evaluation.evaluator import NodeEvaluator
+
+    seen: dict[str, set[str]] = {}
+    original_run, original_node = PostgresAdapter.run, NodeEvaluator._run
+
+    def run(self, template, **context):
+        if template in ("count_rows.sql.j2", "build_frequency_set.sql.j2", "summarize_frequency_set.sql.j2"):
+            seen.setdefault(template, set()).add(self.execute("SELECT current_setting('work_mem')")[0][0])
+        return original_run(self, template, **context)
+
+    def node(self, node, weights):
+        seen.setdefault("node", set()).add(self.adapter.execute("SELECT current_setting('work_mem')")[0][0])
+        return original_node(self, node, weights)
+
+    monkeypatch.setattr(PostgresAdapter, "run", run)
+    monkeypatch.setattr(NodeEvaluator, "_run", node)
+    result = invoke("anonymize", config_file(tmp_path, base_config(both.url)), "--dry-run")
+    assert result.exit_code == 0, result.output
+    default = seen["count_rows.sql.j2"]
+    assert seen["build_frequency_set.sql.j2"] == seen["summarize_frequency_set.sql.j2"] == {AGGREGATE_WORK_MEM}
+    assert seen["node"] == default != {AGGREGATE_WORK_MEM}, seen

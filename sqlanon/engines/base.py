@@ -182,8 +182,8 @@ class EngineAdapter:
 
     @contextmanager
     def aggregate_settings(self) -> Iterator[None]:
-        """Session settings for one aggregate of a whole table into its classes (verifying a written table,
-        checking a published one), restored afterwards (none here)."""
+        """Session settings for aggregates of whole tables (building the frequency set and its copies,
+        verifying a written table, checking a published one), restored afterwards (none here)."""
         yield
 
     @contextmanager
