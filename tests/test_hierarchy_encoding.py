@@ -1,9 +1,10 @@
 """A hierarchy coded in Python (hierarchy/encoding.py) is checked and coded exactly as the database does it.
 
 Small hierarchy files and inline mappings are checked, described and coded in Python; large files, tables and
-builders by validate_hierarchy, describe_hierarchy, add_null_row and encode_hierarchy in SQL. Random
-hierarchies (trees, and trees with a cell changed: two labels for a value, two parents for a label, a missing
-label; duplicate rows; explicit NULL mappings) go through both, on both engines.
+builders by survey_hierarchy (validate_hierarchy where the survey finds no plain tree), describe_hierarchy,
+add_null_row and encode_hierarchy in SQL. Random hierarchies (trees, and trees with a cell changed: two labels
+for a value, two parents for a label, a missing label; duplicate rows; explicit NULL mappings) go through
+both, on both engines.
 """
 
 from __future__ import annotations

@@ -117,9 +117,9 @@ class PostgresAdapter(EngineAdapter):
     def aggregate_settings(self) -> Iterator[None]:
         """``work_mem`` 64 MB for the statements: with 4 MB (the default) the planner sorts the classes of a
         freshly written, unanalyzed table on disk where a hash table fits. The verification of 2 M written
-        rows took 3.6 s, 0.95 s with it (10 M rows: 18.8 s of an 80 s run). The frequency set's build, its
-        copies and summaries spilled too (CUP's code table sorted into parts: 8 MB on disk; FARS's rolled-up
-        tables): runs alternated in one process, FARS 686 -> 636 ms, ADULT k=5 5% 419 -> 403 ms. Not for the
+        rows took 3.6 s, 0.95 s with it (10 M rows: 18.8 s of an 80 s run). The frequency set's build and
+        its copies spilled too (CUP's code table sorted into parts: 8 MB on disk; FARS's rolled-up tables):
+        runs alternated in one process, FARS 686 -> 636 ms, ADULT k=5 5% 419 -> 403 ms. Not for the
         whole session: the write-back's shuffle was no faster with it. A ``work_mem`` in the URL wins."""
         if self._url_sets("work_mem"):
             yield

@@ -154,8 +154,8 @@ def _code_in_database(
     adapter: EngineAdapter, raw: str, coded: str, source: Sequence[str], attribute: str, height: int, where: str,
     created: list[str], check_values: bool, source_rows: int | None,
 ) -> int:
-    """Validate, describe and encode the raw lookup table in SQL (``_load_rows`` does it in Python); the
-    number of leaves.
+    """Survey (``is_plain_tree``; validate where it finds no plain tree), describe and encode the raw lookup
+    table in SQL (``_load_rows`` does it in Python); the number of leaves.
 
     A source of at most ``height`` times the hierarchy's rows (``source_rows``) has its values coded alone:
     the encoding joins every row once per level, and a source that small costs less to scan for its values
