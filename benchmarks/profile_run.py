@@ -4,6 +4,7 @@ rendering, Python search bookkeeping, and what follows the search.
     .venv/bin/python benchmarks/profile_run.py                      # ADULT k=5 5% Loss on DuckDB
     .venv/bin/python benchmarks/profile_run.py --dataset adult --k 5 --suppression 0 --metric dm_star
     .venv/bin/python benchmarks/profile_run.py --engine postgres --runs 5
+    .venv/bin/python benchmarks/profile_run.py --dataset cup --engine postgres --statements
 
 Each run is ``sqlanon.anonymize(config, dry_run=True)`` as in ``arx_benchmark.py``, with timers wrapped
 around sqlanon's own functions (nothing in sqlanon is changed). Planning is measured separately, outside
@@ -11,7 +12,8 @@ the timed phases, so the reported total is the run's own time: on DuckDB each no
 a prepared model query, its short EXECUTE) is parsed again (``extract_statements``) and runs again under
 DuckDB's profiler (binding + optimizing + physical planning as the profiler reports them, and the operators'
 CPU time); on PostgreSQL its SQL runs under ``EXPLAIN`` (parse + plan).
-The medians over ``--runs`` are printed.
+The medians over ``--runs`` are printed; with ``--statements``, also the SQL time per statement template
+(``sql/``), node queries counted apart.
 """
 
 from __future__ import annotations
@@ -36,6 +38,8 @@ class Timers:
         self.seconds: dict[str, float] = defaultdict(float)
         self.counts: dict[str, int] = defaultdict(int)
         self.excluded = 0.0  # time spent on EXPLAIN, not part of the run
+        self.statements: dict[str, float] = defaultdict(float)  # SQL time per template (--statements)
+        self.statement_counts: dict[str, int] = defaultdict(int)
 
     def wrap(self, owner: Any, name: str, label: str) -> None:
         original = getattr(owner, name)
@@ -63,6 +67,7 @@ def instrument(timers: Timers) -> None:
     timers.wrap(EngineAdapter, "execute", "sql (all statements)")
     timers.wrap(evaluator.NodeEvaluator, "sql", "node query rendering")
 
+    by_template(timers)
     original_run = evaluator.NodeEvaluator._run
     last: dict[int, tuple[str, Any]] = {}  # adapter -> the last statement it ran
     from sqlanon.engines.duckdb import DuckDBAdapter
@@ -93,6 +98,35 @@ def instrument(timers: Timers) -> None:
             timers.excluded += time.perf_counter() - started
 
     evaluator.NodeEvaluator._run = run
+
+
+def by_template(timers: Timers) -> None:
+    """SQL time per statement template: each statement is charged to the template being run, a statement
+    outside any (node queries, bulk inserts) to its first word."""
+    from sqlanon.engines.base import EngineAdapter
+
+    running: list[str] = []
+    original_run, original_execute = EngineAdapter.run, EngineAdapter.execute
+
+    def run(self: Any, template: str, **context: Any) -> Any:
+        running.append(template.removesuffix(".sql.j2"))
+        try:
+            return original_run(self, template, **context)
+        finally:
+            running.pop()
+
+    def execute(self: Any, sql: str, params: Any = ()) -> Any:
+        excluded_before = timers.excluded
+        started = time.perf_counter()
+        try:
+            return original_execute(self, sql, params)
+        finally:
+            # outside a template: node queries (SELECT, WITH), DuckDB's bulk inserts (INSERT)
+            label = running[-1] if running else f"(no template: {(sql.split(None, 1) or ['?'])[0].upper()})"
+            timers.statements[label] += time.perf_counter() - started - (timers.excluded - excluded_before)
+            timers.statement_counts[label] += 1
+
+    EngineAdapter.run, EngineAdapter.execute = run, execute
 
 
 def profile_duckdb(adapter: Any, sql: str, params: Any, timers: Timers) -> None:
@@ -130,6 +164,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--duckdb-source", choices=("csv", "table", "memory"), default="csv",
                    help="as in arx_benchmark.py: read the CSV every run, or start from a loaded DuckDB table in a "
                         "file or in an in-memory database held open (memory)")
+    p.add_argument("--statements", action="store_true",
+                   help="also print the SQL time per statement template, largest first")
     args = p.parse_args(argv)
 
     import sqlanon
@@ -138,6 +174,7 @@ def main(argv: list[str] | None = None) -> int:
     ds = bench.DATASETS[args.dataset]
     supp = args.suppression / 100
     rows: list[dict[str, float]] = []
+    per_template: list[dict[str, tuple[int, float]]] = []
     counts: dict[str, int] = {}
     with (bench.postgres_database(args.engine == "postgres") as pg,
           bench.duckdb_file(args.duckdb_source) as dk):
@@ -150,6 +187,8 @@ def main(argv: list[str] | None = None) -> int:
         for _ in range(args.runs):
             timers.seconds.clear()
             timers.counts.clear()
+            timers.statements.clear()
+            timers.statement_counts.clear()
             timers.excluded = 0.0
             started = time.perf_counter()
             result = sqlanon.anonymize(cfg, db=db, dry_run=True)
@@ -170,6 +209,7 @@ def main(argv: list[str] | None = None) -> int:
                 - s.get("search", 0.0),
                 "all SQL statements": s.get("sql (all statements)", 0.0),
             })
+            per_template.append({k: (timers.statement_counts[k], v) for k, v in timers.statements.items()})
             counts = {"node queries": timers.counts.get("node queries (render + SQL)", 0),
                       "statements": result.statements, "nodes evaluated": result.nodes_evaluated}
     print(f"{ds.label} k={args.k} suppression={args.suppression}% metric={args.metric} model={args.model} "
@@ -179,6 +219,12 @@ def main(argv: list[str] | None = None) -> int:
         median = statistics.median(values)
         share = median / statistics.median(r["total"] for r in rows) * 100
         print(f"  {key:55s} {median * 1000:9.1f} ms  {share:5.1f}%")
+    if args.statements:
+        print("SQL time per statement template (median ms; statements per run):")
+        labels = {label for run in per_template for label in run}
+        medians = {label: statistics.median(run.get(label, (0, 0.0))[1] for run in per_template) for label in labels}
+        for label in sorted(labels, key=lambda label: -medians[label]):
+            print(f"  {label:55s} {medians[label] * 1000:9.1f} ms  {per_template[-1].get(label, (0, 0))[0]:5d}")
     return 0
 
 

@@ -50,3 +50,24 @@ def test_a_postgresql_row_is_compared_with_the_duckdb_row_of_its_configuration()
             row("postgres", 2, [0.9])]
     assert arx_benchmark.duckdb_ratios(rows) == {2: pytest.approx(3.0)}  # k=2 has no DuckDB row
     assert arx_benchmark.cells(rows[2], 3.0)[-1] == "3.0x" and arx_benchmark.cells(rows[3])[-1] == "-"
+
+
+def test_the_profile_charges_each_statement_to_the_template_it_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+    import profile_run
+
+    from sqlanon.engines import adapter_for_url
+    from sqlanon.engines.base import EngineAdapter
+
+    for name in ("run", "execute"):  # by_template patches the class; restored after the test
+        monkeypatch.setattr(EngineAdapter, name, getattr(EngineAdapter, name))
+    timers = profile_run.Timers()
+    profile_run.by_template(timers)
+    adapter = adapter_for_url("duckdb:///:memory:")
+    adapter.connect()
+    try:
+        adapter.execute("CREATE TABLE t AS SELECT 1 AS a")
+        assert adapter.run("count_table.sql.j2", table=("t",))[0][0] == 1
+    finally:
+        adapter.close()
+    assert timers.statement_counts == {"(no template: CREATE)": 1, "count_table": 1}
+    assert all(seconds > 0 for seconds in timers.statements.values())
