@@ -150,7 +150,7 @@ class Session:
             raise SmallerThanKError(
                 f"privacy.k: k={cfg.privacy.k} is larger than the number of records ({considered}) in {shown}"
             )
-        hierarchies = []
+        hierarchies, deferred = [], []
         for index, name in enumerate(qis):
             attr = cfg.attributes[name]
             assert attr.hierarchy is not None
@@ -158,7 +158,7 @@ class Session:
                 self.adapter, attr.hierarchy, attribute=name, source=source, resolve=cfg.resolve,
                 prefix=self.prefix, index=index, created=self.temporary, check_values=False,
                 # a population's values are coded through the same table
-                source_rows=total if sized else None,
+                source_rows=total if sized else None, deferred=deferred,
             )
             if attr.max_level is not None and attr.max_level > loaded.height - 1:
                 raise ConfigError(
@@ -166,6 +166,10 @@ class Session:
                     f"{loaded.height - 1}"
                 )
             hierarchies.append(loaded)
+        if deferred:  # the coded tables of hierarchies coded in Python, created together
+            staging = f"{self.prefix}cs"
+            self.temporary.append(staging)
+            self.adapter.create_coded_tables(deferred, staging)
         sensitive = self._sensitive_domains(source, basic)
         population = self._population(hierarchies, basic)
         # Queries with models or a population read the whole frequency set and sum the Loss weights themselves

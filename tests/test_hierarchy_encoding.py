@@ -267,3 +267,44 @@ def test_a_population_has_every_hierarchy_row_coded(engine: Engine, tmp_path: Pa
     assert result.exit_code == 0, result.output
     assert one_json_object(result.stdout)["verified"] is True
     assert seen == [None]
+
+
+def test_coded_tables_created_together_hold_what_each_alone_holds(engine: Engine) -> None:
+    """Hierarchies coded in Python have their tables created together (DuckDB: one CSV read into a staging
+    table, then a statement per table): the same rows and column types as one by one, NULLs and empty labels
+    included, of different heights; the staging table is gone."""
+    from sqlanon.hierarchy.loading import CodedRows
+
+    trees = [
+        (3, [["a", "a", "ab", "*"], ["b", "b", "ab", "*"], ["", "", "", "*"], [None, None, None, "*"]]),
+        (1, [["x", "x"], [None, None]]),
+        (2, [["é", "é", "*"], ["B", "B", "*"], [None, None, "*"]]),
+    ]
+    batches = {}
+    adapter = adapter_for_url(engine.url)
+    typeof = "CAST(pg_typeof({}) AS VARCHAR)" if engine.name == "postgres" else "typeof({})"
+    adapter.connect()
+    try:
+        for together in (False, True):
+            names = [f"c_{secrets.token_hex(4)}" for _ in trees]
+            batch = [CodedRows(name, height, encoding.encode(rows, height, null_explicit=True))
+                     for name, (height, rows) in zip(names, trees, strict=True)]
+            staging = f"s_{secrets.token_hex(4)}"
+            if together:
+                adapter.create_coded_tables(batch, staging)
+                assert not adapter.table_exists([staging])
+            else:
+                for coded in batch:
+                    adapter.create_coded_tables([coded])
+            types = ", ".join(typeof.format(column) for column in ("value", "match_key", "l0", "g0", "w0"))
+            batches[together] = [
+                (adapter.column_names([name]),
+                 sorted((tuple(r) for r in adapter.execute(f'SELECT * FROM "{name}"')), key=_key),
+                 adapter.execute(f'SELECT {types} FROM "{name}" LIMIT 1'))
+                for name in names
+            ]
+    finally:
+        adapter.close()
+    assert batches[True] == batches[False]
+    assert [rows for _, rows, _ in batches[True]] == [sorted(coded, key=_key) for coded in (
+        encoding.encode(rows, height, null_explicit=True) for height, rows in trees)]

@@ -153,6 +153,14 @@ class EngineAdapter:
             sql = f"INSERT INTO {table} VALUES " + ", ".join([one] * len(part))
             self.execute(sql, [v for row in part for v in row])
 
+    def create_coded_tables(self, batch: Sequence[Any], staging: str | None = None) -> None:
+        """Create and fill the coded tables of hierarchies coded in Python (``hierarchy.loading.CodedRows``:
+        table, height, rows), here one after another; ``staging``: a name for a temporary table an engine
+        may fill with all of them first (registered for removal by the caller)."""
+        for coded in batch:
+            self.run("create_coded_table.sql.j2", table=coded.table, height=coded.height)
+            self.bulk_insert(self.quote_identifier(coded.table), 2 + 3 * coded.height, coded.rows)
+
     def stage_csv(self, table: str, data: bytes, delimiter: str, columns: int) -> bool:
         """Copy a plain hierarchy file's fields into the new temporary table ``table`` (text columns c0 ..,
         '' for an empty field) where the database cannot read the file itself; False where it can

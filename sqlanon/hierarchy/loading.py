@@ -21,6 +21,15 @@ PYTHON_FILE_BYTES = 256 * 1024
 
 
 @dataclass(frozen=True)
+class CodedRows:
+    """A coded table to create (``create_coded_table.sql.j2``'s columns) and its rows, coded in Python."""
+
+    table: str
+    height: int
+    rows: list[tuple[object, ...]]
+
+
+@dataclass(frozen=True)
 class LoadedHierarchy:
     """A hierarchy that lives in the database as an integer-coded lookup table (and a raw one, unless it was
     coded in Python)."""
@@ -54,6 +63,7 @@ def load_hierarchy(
     created: list[str],
     check_values: bool = True,
     source_rows: int | None = None,
+    deferred: list[CodedRows] | None = None,
 ) -> LoadedHierarchy:
     """Create, fill, validate and encode the lookup tables of one quasi-identifier.
 
@@ -61,7 +71,9 @@ def load_hierarchy(
     ``check_values`` the data is not scanned for values missing from level 0: the caller checks that its
     frequency set kept every record (its joins drop a record whose value has no hierarchy row) and runs
     ``validate_hierarchy_values`` only when one was lost. ``source_rows``: the source's row count, when the
-    coded table is only ever joined to the source's values (``_code_in_database``).
+    coded table is only ever joined to the source's values (``_code_in_database``). ``deferred``: where given,
+    a hierarchy coded in Python leaves its rows there instead of creating its coded table, and the caller
+    creates all of them at once (``EngineAdapter.create_coded_tables``).
     """
     where = f"attributes.{attribute}.hierarchy"
     raw, coded = f"{prefix}h{index}", f"{prefix}c{index}"
@@ -112,7 +124,8 @@ def load_hierarchy(
     if kind == "csv":
         where = f"{where} (file {config.csv})"  # content errors name the hierarchy file too
     if rows is not None:
-        leaves = _load_rows(adapter, rows, height, raw, coded, source, attribute, where, created, check_values)
+        leaves = _load_rows(adapter, rows, height, raw, coded, source, attribute, where, created, check_values,
+                            deferred)
         checked = coded  # same value and label columns as the raw table
     else:
         if loaded is None:  # else load_csv_hierarchy.sql.j2 created and filled it
@@ -207,6 +220,7 @@ def _small_file(path: Path) -> bool:
 def _load_rows(
     adapter: EngineAdapter, rows: list[list[str | None]], height: int, raw: str, coded: str,
     source: Sequence[str], attribute: str, where: str, created: list[str], check_values: bool,
+    deferred: list[CodedRows] | None = None,
 ) -> int:
     """The coded table of a hierarchy whose rows are in Python, checked and coded there; the number of
     leaves. A hierarchy that is not a tree goes to the database after all, which lists its problems."""
@@ -222,8 +236,11 @@ def _load_rows(
     if not null_explicit:
         rows = [*rows, [None] * height + [described.top_label]]  # add_null_row.sql.j2
     created.append(coded)
-    adapter.run("create_coded_table.sql.j2", table=coded, height=height)
-    adapter.bulk_insert(adapter.quote_identifier(coded), 2 + 3 * height, encoding.encode(rows, height, null_explicit))
+    batch = [CodedRows(coded, height, encoding.encode(rows, height, null_explicit))]
+    if deferred is not None and not check_values:
+        deferred.extend(batch)
+    else:
+        adapter.create_coded_tables(batch)
     if check_values:  # values of the data missing from level 0
         _validate(adapter, coded, source, attribute, height, where)
     return described.leaves
