@@ -205,6 +205,11 @@ CASES: dict[str, tuple[str, dict[str, Any]]] = {
         "drop_tables.sql.j2",
         {"tables": [f"{PREFIX}fs", WEIRD]},
     ),
+    "create_coded_table_parts": ("create_coded_table.sql.j2", {"table": f"{PREFIX}cs", "height": 2, "parts": True}),
+    "split_coded_tables": (
+        "split_coded_tables.sql.j2",
+        {"staging": f"{PREFIX}cs", "tables": [{"table": f"{PREFIX}c0", "height": 2}, {"table": WEIRD, "height": 1}]},
+    ),
     "encode_hierarchy": (
         "encode_hierarchy.sql.j2",
         {"lookup": f"{PREFIX}h0", "coded": f"{PREFIX}c0", "height": 3, "null_explicit": False, "leaves": 8,
@@ -583,7 +588,7 @@ def test_snapshot_files_parse_back() -> None:
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_duckdb_rendering_parses_as_one_statement(case: str) -> None:
     """DuckDB's parser accepts every rendering as exactly one statement (no injection splits it); the drops of
-    several tables, one statement per table."""
+    several tables, one statement per table, and the split of staged coded tables, one per table and the drop."""
     import duckdb
 
     template, context = CASES[case]
@@ -593,7 +598,8 @@ def test_duckdb_rendering_parses_as_one_statement(case: str) -> None:
         statements = con.extract_statements(sql)
     finally:
         con.close()
-    assert len(statements) == (len(context["tables"]) if template == "drop_tables.sql.j2" else 1)
+    several = {"drop_tables.sql.j2": 0, "split_coded_tables.sql.j2": 1}
+    assert len(statements) == (len(context["tables"]) + several[template] if template in several else 1)
 
 
 def test_hostile_identifiers_are_quoted() -> None:

@@ -217,38 +217,11 @@ class DuckDBAdapter(EngineAdapter):
     def bulk_insert(self, table: str, columns: int, rows: Sequence[Sequence[Any]]) -> None:
         # DuckDB runs executemany one row at a time and large multi-row VALUES statements slowly
         # (CUP's 100,000-row ZIP hierarchy took 40 s); its CSV reader loads the same rows in milliseconds.
+        # Python's C csv writer quotes every field; NULL is written as a random token that is read back as
+        # NULL (quoted NULL strings allowed), so no text value, the empty one included, can be taken for it.
+        # Every option is given, so nothing is sniffed (auto_detect off: ~0.2 ms of ~1.6 ms per table).
         if not rows:
             return
-        names = {f"c{i}": "VARCHAR" for i in range(columns)}
-        self._from_csv(f"INSERT INTO {table}", names, rows)
-
-    def create_coded_tables(self, batch: Sequence[Any], staging: str | None = None) -> None:
-        """All of them from one CSV file read into ``staging``, then one call of a statement per table: eight
-        ADULT-sized coded tables 14.6 -> 10.7 ms (a CSV read cost ~1 ms each, a CREATE ~0.35 ms more); runs
-        alternated in one process, ADULT k=5 0% 109 -> 103 and 112 -> 108 ms, FARS 211 -> 206 ms. Not on
-        PostgreSQL, where one COPY and a table per statement made FARS no faster (661 / 679 ms)."""
-        if staging is None or len(batch) < 2:
-            super().create_coded_tables(batch, staging)
-            return
-        width = max(coded.height for coded in batch)
-        columns = {"t": "INTEGER", "value": "VARCHAR", "match_key": "VARCHAR"}
-        for j in range(width):
-            columns.update({f"l{j}": "VARCHAR", f"g{j}": "INTEGER", f"w{j}": "INTEGER"})
-        rows = [(n, *row, *[None] * (3 * (width - coded.height))) for n, coded in enumerate(batch)
-                for row in coded.rows]
-        self._from_csv(f"CREATE TEMPORARY TABLE {self.quote_identifier(staging)} AS", columns, rows)
-        statements = []
-        for n, coded in enumerate(batch):
-            kept = ", ".join(self.quote_identifier(c) for c in list(columns)[1: 3 + 3 * coded.height])
-            statements.append(f"CREATE TEMPORARY TABLE {self.quote_identifier(coded.table)} AS SELECT {kept} "
-                              f"FROM {self.quote_identifier(staging)} WHERE t = {n}")
-        self.execute("; ".join([*statements, f"DROP TABLE {self.quote_identifier(staging)}"]))
-
-    def _from_csv(self, head: str, columns: dict[str, str], rows: Sequence[Sequence[Any]]) -> None:
-        """``head`` (an INSERT INTO or CREATE ... AS) followed by a SELECT of ``rows`` written to a temporary CSV
-        file. Python's C csv writer quotes every field; NULL is written as a random token that is read back as
-        NULL (quoted NULL strings allowed), so no text value, the empty one included, can be taken for it.
-        Every option is given, so nothing is sniffed (auto_detect off: ~0.2 ms of ~1.6 ms per table)."""
         null = f"sqlanon-null-{secrets.token_hex(16)}"
         fd, path = tempfile.mkstemp(prefix="sqlanon-", suffix=".csv")
         try:
@@ -256,14 +229,32 @@ class DuckDBAdapter(EngineAdapter):
                 csv.writer(fh, quoting=csv.QUOTE_ALL, lineterminator="\n").writerows(
                     row if None not in row else [null if v is None else v for v in row] for row in rows
                 )
-            names = ", ".join(f"'{name}': '{kind}'" for name, kind in columns.items())
+            names = ", ".join(f"'c{i}': 'VARCHAR'" for i in range(columns))
             self.execute(
-                f"{head} SELECT * FROM read_csv(?, header = false, delim = ',', quote = '\"', "
+                f"INSERT INTO {table} SELECT * FROM read_csv(?, header = false, delim = ',', quote = '\"', "
                 f"escape = '\"', nullstr = ?, allow_quoted_nulls = true, columns = {{{names}}}, auto_detect = false)",
                 [path, null],
             )
         finally:
             os.unlink(path)
+
+    def create_coded_tables(self, batch: Sequence[Any], staging: str | None = None) -> None:
+        """All of them filled from one CSV read into ``staging`` (``create_coded_table.sql.j2`` with a
+        ``part`` column), then split with one call (``split_coded_tables.sql.j2``): eight ADULT-sized coded
+        tables 14.6 -> 10.7 ms (a CSV read cost ~1 ms each, a CREATE ~0.35 ms more); runs alternated in one
+        process, ADULT k=5 0% 109 -> 103 and 112 -> 108 ms, FARS 211 -> 206 ms. Not on PostgreSQL, where one
+        COPY and a table per statement made FARS no faster (661 / 679 ms)."""
+        if staging is None or len(batch) < 2:
+            super().create_coded_tables(batch, staging)
+            return
+        width = max(coded.height for coded in batch)
+        self.run("create_coded_table.sql.j2", table=staging, height=width, parts=True)
+        self.bulk_insert(self.quote_identifier(staging), 3 + 3 * width, [
+            (part, *row, *[None] * (3 * (width - coded.height)))
+            for part, coded in enumerate(batch) for row in coded.rows
+        ])
+        self.run("split_coded_tables.sql.j2", staging=staging,
+                 tables=[{"table": coded.table, "height": coded.height} for coded in batch])
 
     def column_names(self, table: Sequence[str]) -> list[str]:
         try:
