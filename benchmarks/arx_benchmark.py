@@ -367,28 +367,59 @@ def fill_from_result(row: Row, result: dict[str, Any], metric: str) -> None:
     row.suppressed_rows = result["suppressed_rows"]
 
 
-def run_warm(ds: Dataset, engine: str, k: int, supp: float, metric: str, runs: int, warmup: int,
-             pg: Postgres | None, model: str = "-", dk: DuckDBFile | None = None, history: bool = False) -> Row:
-    import sqlanon
-    from sqlanon.config import parse_config
+class WarmRuns:
+    """The warm runs of one configuration on one engine, taken one at a time so that the engines' runs can be
+    interleaved (``run_interleaved``): a slower minute of the machine then slows every engine alike, and the
+    ratio between them is measured side by side."""
 
-    row = Row(ds.key, engine, k, supp, metric, model=model)
-    try:
-        table, db = source_table(ds, engine, pg, dk)
-        cfg = parse_config(build_config(ds, k, supp, metric, table=table, model=model, history=history),
-                           source=f"<{ds.key} k={k} supp={supp} {metric}>", base_dir=REPO)
-        for i in range(warmup + runs):
+    def __init__(self, ds: Dataset, engine: str, k: int, supp: float, metric: str, pg: Postgres | None,
+                 model: str = "-", dk: DuckDBFile | None = None, history: bool = False) -> None:
+        from sqlanon.config import parse_config
+
+        self.row = Row(ds.key, engine, k, supp, metric, model=model)
+        self._result: Any = None
+        try:
+            table, self._db = source_table(ds, engine, pg, dk)
+            self._cfg = parse_config(build_config(ds, k, supp, metric, table=table, model=model, history=history),
+                                     source=f"<{ds.key} k={k} supp={supp} {metric}>", base_dir=REPO)
+        except Exception as exc:
+            self._fail(exc)
+
+    def once(self, timed: bool) -> None:
+        """One run (none after an error); ``timed``: its time is kept (else a warm-up run)."""
+        import sqlanon
+
+        if self.row.error:
+            return
+        try:
             started = time.perf_counter()
-            result = sqlanon.anonymize(cfg, db=db, dry_run=True)
+            self._result = sqlanon.anonymize(self._cfg, db=self._db, dry_run=True)
             elapsed = time.perf_counter() - started
-            if i >= warmup:
-                row.times.append(elapsed)
-        fill_from_result(row, result.to_dict(), metric)
-    except Exception as exc:
-        row.error = f"{type(exc).__name__}: {exc}"
-        print(f"\nERROR {ds.label} engine={engine} k={k} suppression={supp} metric={metric}", file=sys.stderr)
+        except Exception as exc:
+            self._fail(exc)
+            return
+        if timed:
+            self.row.times.append(elapsed)
+
+    def finish(self) -> Row:
+        if not self.row.error and self._result is not None:
+            fill_from_result(self.row, self._result.to_dict(), self.row.metric)
+        return self.row
+
+    def _fail(self, exc: Exception) -> None:
+        r = self.row
+        r.error = f"{type(exc).__name__}: {exc}"
+        print(f"\nERROR {DATASETS[r.dataset].label} engine={r.engine} k={r.k} suppression={r.suppression} "
+              f"metric={r.metric}", file=sys.stderr)
         traceback.print_exc()
-    return row
+
+
+def run_interleaved(runs: list[WarmRuns], timed: int, warmup: int) -> list[Row]:
+    """Each engine's runs of one configuration in turn (engine A, engine B, A, B, ...), warm-ups first."""
+    for i in range(warmup + timed):
+        for r in runs:
+            r.once(timed=i >= warmup)
+    return [r.finish() for r in runs]
 
 
 def sqlanon_command() -> list[str]:
@@ -613,19 +644,21 @@ def main(argv: list[str] | None = None) -> int:
         for key in args.datasets:
             ds = DATASETS[key]
             print(f"{ds.label}: {ds.csv_path} (QIs in level order: {', '.join(ds.qis)})", file=sys.stderr)
-            for engine in args.engines:
-                for k, supp in args.configs:
-                    for metric in args.metrics:
-                        for model in args.models or ["-"]:
-                            if model != "-" and ds.key not in SENSITIVE:
-                                continue
-                            if args.cold:
-                                row = run_cold(ds, engine, k, supp, metric, args.runs, pg, dk, args.history)
-                            else:
-                                row = run_warm(ds, engine, k, supp, metric, args.runs, args.warmup, pg, model, dk,
-                                               args.history)
+            for k, supp in args.configs:
+                for metric in args.metrics:
+                    for model in args.models or ["-"]:
+                        if model != "-" and ds.key not in SENSITIVE:
+                            continue
+                        if args.cold:
+                            done = [run_cold(ds, engine, k, supp, metric, args.runs, pg, dk, args.history)
+                                    for engine in args.engines]
+                        else:  # the engines' runs interleaved: their ratio is measured side by side
+                            done = run_interleaved([WarmRuns(ds, engine, k, supp, metric, pg, model, dk, args.history)
+                                                    for engine in args.engines], args.runs, args.warmup)
+                        for row in done:
                             print_progress(row)
-                            rows.append(row)
+                        rows.extend(done)
+    rows.sort(key=lambda r: (args.datasets.index(r.dataset), args.engines.index(r.engine)))  # stable
     print(f"total wall time {time.perf_counter() - started:.1f} s", file=sys.stderr)
     print()
     for key in args.datasets:

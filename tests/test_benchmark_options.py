@@ -71,3 +71,32 @@ def test_the_profile_charges_each_statement_to_the_template_it_runs(monkeypatch:
         adapter.close()
     assert timers.statement_counts == {"(no template: CREATE)": 1, "count_table": 1}
     assert all(seconds > 0 for seconds in timers.statements.values())
+
+
+def test_the_engines_runs_of_a_configuration_are_interleaved() -> None:
+    """Engine A, engine B, A, B, ...: a slower minute of the machine slows both, so their ratio stays fair."""
+    order: list[tuple[str, bool]] = []
+
+    class Fake(arx_benchmark.WarmRuns):
+        def __init__(self, engine: str) -> None:
+            self.row = arx_benchmark.Row("cup", engine, 5, 0.05, "loss")
+            self._result = None
+
+        def once(self, timed: bool) -> None:
+            order.append((self.row.engine, timed))
+            if timed:
+                self.row.times.append(1.0)
+
+    rows = arx_benchmark.run_interleaved([Fake("duckdb"), Fake("postgres")], timed=2, warmup=1)
+    assert order == [("duckdb", False), ("postgres", False), ("duckdb", True), ("postgres", True),
+                     ("duckdb", True), ("postgres", True)]
+    assert [(r.engine, r.times) for r in rows] == [("duckdb", [1.0, 1.0]), ("postgres", [1.0, 1.0])]
+
+
+def test_a_failed_run_is_reported_and_not_repeated(capsys: pytest.CaptureFixture[str]) -> None:
+    ds = arx_benchmark.DATASETS["adult"]
+    runs = arx_benchmark.WarmRuns(ds, "duckdb", 5, 0.05, "loss", pg=None, dk=None)
+    runs._cfg = None  # anonymize() fails on it
+    rows = arx_benchmark.run_interleaved([runs], timed=3, warmup=0)
+    assert rows[0].error is not None and rows[0].error.count("Error") >= 1 and rows[0].times == []
+    assert capsys.readouterr().err.count("ERROR ADULT engine=duckdb") == 1
