@@ -181,13 +181,14 @@ class Session:
         codes_table = f"{self.prefix}fsc" if self.adapter.CODE_TABLE else None
         if codes_table is not None:
             self.temporary.append(codes_table)
+        slice_check = None if judged else self._slice_check(considered, metric)
         with self.adapter.aggregate_settings():
             fset = FrequencySet.build(
                 self.adapter, table=fs_table, source=source, hierarchies=hierarchies, basic=basic,
                 sensitive=sensitive, population=population, codes_table=codes_table,
                 count_distinct=metric.reads_distinct_codes,
-                slice_check=None if judged else self._slice_check(considered, metric),
-                rollup_tables=[] if judged else self._rollup_tables(),
+                slice_check=slice_check, rollup_tables=[] if judged else self._rollup_tables(),
+                ranges_table=self._ranges_table() if slice_check else None,
             )
         if fset.records != considered:
             self._lost_records(source, hierarchies, fset.records, considered)
@@ -232,6 +233,15 @@ class Session:
         names = [f"{self.prefix}fsr{n}" for n in range(rollup.QIS + 1)]
         self.temporary.extend(names)
         return names
+
+    def _ranges_table(self) -> str | None:
+        """A name for the table of the code table's part ranges, registered for removal, where sliced checks
+        read parts by their row positions (``EngineAdapter.reads_part_ranges``)."""
+        if not self.adapter.CODE_TABLE or not self.adapter.reads_part_ranges():
+            return None
+        name = f"{self.prefix}fsp"
+        self.temporary.append(name)
+        return name
 
     def _lost_records(
         self, source: tuple[str, ...], hierarchies: list[LoadedHierarchy], kept: int, considered: int

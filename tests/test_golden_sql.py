@@ -238,12 +238,18 @@ CASES: dict[str, tuple[str, dict[str, Any]]] = {
     "evaluate_node_sliced": (
         "evaluate_node.sql.j2",
         {"table": f"{PREFIX}fsc", "levels": [2, 0, 1], "grouped": [True, False, True], "k": 5, "loss_weights": False,
-         **NO_MODELS, "float_sums": True, "counted": [], "sliced": {"parts": 8, "limit": 150}},
+         **NO_MODELS, "float_sums": True, "counted": [], "sliced": {"parts": 8, "limit": 150, "ranges": None}},
     ),
     "evaluate_node_sliced_packed": (
         "evaluate_node.sql.j2",
         {"table": f"{PREFIX}fsc", "levels": [2, 0, 1], "grouped": [True, False, True], "k": 5, "loss_weights": False,
-         **NO_MODELS, "counted": [], "sliced": {"parts": 4, "limit": 0}, "radices": [9, 3, 100001]},
+         **NO_MODELS, "counted": [], "sliced": {"parts": 4, "limit": 0, "ranges": None}, "radices": [9, 3, 100001]},
+    ),
+    "evaluate_node_sliced_by_ranges": (
+        "evaluate_node.sql.j2",
+        {"table": WEIRD, "levels": [2, 0, 1], "grouped": [True, False, True], "k": 5, "loss_weights": False,
+         **NO_MODELS, "counted": [], "sliced": {"parts": 4, "limit": 0, "ranges": f"{WEIRD}_ranges"},
+         "radices": [9, 3, 100001]},
     ),
     "project_frequency_set_sliced": (
         "project_frequency_set.sql.j2",
@@ -255,6 +261,7 @@ CASES: dict[str, tuple[str, dict[str, Any]]] = {
         {"table": f"{PREFIX}fsr2", "source": WEIRD, "heights": [3, 2, 4], "levels": [1, 0, 1]},
     ),
     "create_part_index": ("create_part_index.sql.j2", {"table": WEIRD, "index": f"{WEIRD}_part"}),
+    "create_part_ranges": ("create_part_ranges.sql.j2", {"table": f"{WEIRD}_ranges", "source": WEIRD}),
     "build_code_weights": (
         "build_code_weights.sql.j2",
         {"table": f"{PREFIX}cw", "qis": [{"coded": f"{PREFIX}c0", "height": 3}, {"coded": WEIRD, "height": 2}]},

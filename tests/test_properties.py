@@ -369,11 +369,12 @@ def rolled_up_everywhere(mp: pytest.MonkeyPatch) -> None:
 
 
 @contextlib.contextmanager
-def sliced_everywhere(parts: int, max_share: float, rolled_up: bool = False) -> Iterator[None]:
+def sliced_everywhere(parts: int, max_share: float, rolled_up: bool = False, by_ranges: bool = True) -> Iterator[None]:
     """Sliced feasibility checks (slicing.py) on both engines and on the tiny tables of these tests: any code
     table is worth slicing, in ``parts`` parts, by the shortest prefix whose largest slice holds at most
     ``max_share`` of the rows (0: none does, so the most even prefix is taken); with ``rolled_up``, rolled-up
-    code tables too, which serve the nodes above their levels instead."""
+    code tables too, which serve the nodes above their levels instead. PostgreSQL reads a part by its range
+    of row positions (create_part_ranges.sql.j2) unless ``by_ranges`` is false (then through an index)."""
     with pytest.MonkeyPatch.context() as mp:
         for name, value in (("PARTS", parts), ("MIN_ROWS", 0), ("MIN_EXCESS", 0.0), ("MAX_SHARE", max_share),
                             ("ACCEPTED_SHARE", 1.0)):
@@ -382,25 +383,33 @@ def sliced_everywhere(parts: int, max_share: float, rolled_up: bool = False) -> 
             mp.setattr(adapter, "CODE_TABLE", True)
             mp.setattr(adapter, "SLICED_CHECKS", True)
             mp.setattr(adapter, "ROLLUPS", rolled_up)
+        mp.setattr(PostgresAdapter, "PART_RANGES", by_ranges)
         if rolled_up:
             rolled_up_everywhere(mp)
         yield
 
 
 @settings(max_examples=25, **SETTINGS)
-@given(case=cases(), parts=st.integers(2, 5), max_share=st.sampled_from([0.0, 0.5, 1.0]), rolled_up=st.booleans())
-def test_sliced_checks_match_the_oracle(engine, case: Case, parts: int, max_share: float, rolled_up: bool) -> None:
+@given(case=cases(), parts=st.integers(2, 5), max_share=st.sampled_from([0.0, 0.5, 1.0]), rolled_up=st.booleans(),
+       by_ranges=st.booleans())
+def test_sliced_checks_match_the_oracle(engine, case: Case, parts: int, max_share: float, rolled_up: bool,
+                                        by_ranges: bool) -> None:
     """A check in parts counts the oracle's suppressed records, or, when it stops early, fewer but more than the
-    limit, and only for a node whose classes lie in single parts (and no rolled-up table serves)."""
+    limit, and only for a node whose classes lie in single parts (and no rolled-up table serves). On PostgreSQL
+    parts are read by their ranges of row positions or through an index on the part."""
     table = fresh("src")
     case.create_table(engine, table)
     oracle = case.oracle()
     if case.input_error_expected(oracle):
         return
-    with sliced_everywhere(parts, max_share, rolled_up), Session(case.config(engine, table)) as session:
+    with (sliced_everywhere(parts, max_share, rolled_up, by_ranges),
+          Session(case.config(engine, table)) as session):
         prepared = session.prepare()
         fset, limit = prepared.fset, prepared.ctx.max_suppressed
         event("sliced" if fset.slicing else "not sliced (no limit, or no QI of height 3)")
+        if fset.slicing:
+            event("parts read by their row positions" if fset.part_ranges else "parts read through an index")
+            assert bool(fset.part_ranges) == (engine.name == "postgres" and by_ranges)
         evaluator = NodeEvaluator(session.adapter, fset, case.k, loss_weights=True, class_statistics=(),
                                   max_suppressed=limit)
         for node in oracle.nodes():
@@ -439,6 +448,39 @@ def test_a_check_stops_at_the_part_that_exceeds_the_limit(engine) -> None:
         assert "RECURSIVE" not in evaluator.sql((2, 0), loss_weights=False, comments=False)[0]
         assert "RECURSIVE" in evaluator.sql((1, 0), loss_weights=False, comments=False)[0]
         assert evaluator.evaluate((0, 0)).suppressed_records == 5  # the Loss weights query counts them all
+
+
+def test_parts_over_many_pages_are_read_whole(engine) -> None:
+    """A code table of 5,000 rows in 4 parts (many pages each, on PostgreSQL read by their ranges of row
+    positions): a sliced check that reads every part counts what the whole check counts, to the record (k=11
+    suppresses the classes of ten below the top), and one under a low limit stops after a part."""
+    qis = list(QI_NAMES[:2])
+    hierarchies = {qis[0]: {f"a{i:02d}": [f"a{i // 10}", "*"] for i in range(100)},
+                   qis[1]: {f"b{j:02d}": [f"b{j // 10}", "*"] for j in range(50)}}
+    rows = [{"id": 0, qis[0]: f"a{i:02d}", qis[1]: f"b{j:02d}", "note": None} for i in range(100) for j in range(50)]
+    rows += [dict(r) for r in rows[:4000:7]]  # some classes of eleven and more at level 1
+    case = text_case(qis, hierarchies, rows, k=11, suppression_limit=100)
+    table = fresh("src")
+    case.create_table(engine, table)
+    with sliced_everywhere(4, 0.5), Session(case.config(engine, table)) as session:
+        prepared = session.prepare()
+        fset = prepared.fset
+        assert fset.slicing and fset.parts == 4 and bool(fset.part_ranges) == (engine.name == "postgres")
+
+        def evaluator(fset: FrequencySet, limit: int) -> NodeEvaluator:
+            return NodeEvaluator(session.adapter, fset, case.k, loss_weights=True, class_statistics=(),
+                                 max_suppressed=limit)
+
+        sliced, whole = evaluator(fset, len(rows)), evaluator(dataclasses.replace(fset, slicing=()), len(rows))
+        counts = {}
+        for node in itertools.product(range(3), range(3)):
+            check = sliced.evaluate(node, for_metric=False)
+            assert not check.partial
+            counts[node] = check.suppressed_records
+            assert counts[node] == whole.evaluate(node, for_metric=False).suppressed_records, node
+        assert counts[0, 0] == len(rows) and 0 < counts[1, 0] < len(rows) and counts[1, 1] == 0
+        bottom = evaluator(fset, 100).evaluate((0, 0), for_metric=False)
+        assert bottom.partial and 100 < bottom.suppressed_records < len(rows)
 
 
 # -- b. optimality of the searches -------------------------------------------------------------------

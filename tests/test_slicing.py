@@ -52,3 +52,18 @@ def test_a_node_is_sliceable_at_or_below_every_slicing_level() -> None:
     assert slicing.sliceable((1, 0, 4), ((0, 1), (2, 4)))
     assert not slicing.sliceable((2, 0, 4), ((0, 1), (2, 4)))
     assert not slicing.sliceable((0, 0, 0), ())
+
+
+def test_parts_are_read_by_row_positions_from_postgresql_14_on() -> None:
+    """TID range scans and min(tid) came with PostgreSQL 14; an older server reads parts through an index."""
+    from types import SimpleNamespace
+
+    from sqlanon.engines.duckdb import DuckDBAdapter
+    from sqlanon.engines.postgres import PostgresAdapter
+
+    adapter = PostgresAdapter("postgresql://x", "postgresql://x")
+    assert not adapter.reads_part_ranges()  # not connected
+    for version, expected in ((130015, False), (140000, True), (180001, True)):
+        adapter._con = SimpleNamespace(info=SimpleNamespace(server_version=version))
+        assert adapter.reads_part_ranges() is expected, version
+    assert not DuckDBAdapter("duckdb:///:memory:", "duckdb:///:memory:").reads_part_ranges()

@@ -53,6 +53,9 @@ class EngineAdapter:
     #: k-anonymity queries of nodes above level 0 of a QI or two read a copy of the code table rolled up to
     #: level 1 there (``rollup.py``): fewer rows, where a query costs per row (PostgreSQL).
     ROLLUPS: ClassVar[bool] = False
+    #: A sliced check reads a part of the code table by its rows' range of positions (a TID range scan,
+    #: ``create_part_ranges.sql.j2``) instead of through an index on the part (``reads_part_ranges``).
+    PART_RANGES: ClassVar[bool] = False
 
     def __init__(self, url: str, display_url: str) -> None:
         self.url = url
@@ -152,6 +155,10 @@ class EngineAdapter:
             one = "(" + ", ".join([self.PLACEHOLDER] * columns) + ")"
             sql = f"INSERT INTO {table} VALUES " + ", ".join([one] * len(part))
             self.execute(sql, [v for row in part for v in row])
+
+    def reads_part_ranges(self) -> bool:
+        """Whether sliced checks read parts by their ranges of row positions (``PART_RANGES``) on this server."""
+        return self.PART_RANGES
 
     def create_coded_tables(self, batch: Sequence[Any], staging: str | None = None) -> None:
         """Create and fill the coded tables of hierarchies coded in Python (``hierarchy.loading.CodedRows``:

@@ -43,6 +43,9 @@ class PostgresAdapter(EngineAdapter):
     CODE_WEIGHTS = True
     SLICED_CHECKS = True
     ROLLUPS = True
+    # The code table's rows are stored in part order, so a part is a range of row positions: CUP's sliced
+    # checks 438 -> 411 ms, and the table of ranges costs 13 ms where the index on the part cost 15.
+    PART_RANGES = True
 
     def __init__(self, conninfo: str, display_url: str) -> None:
         super().__init__(conninfo, display_url)
@@ -88,6 +91,10 @@ class PostgresAdapter(EngineAdapter):
                     self._con.execute(f"SET {name} = '{value}'")
         except psycopg.Error as exc:
             raise EngineError(f"cannot connect to {self.display_url}: {self._scrub(exc)}") from None
+
+    def reads_part_ranges(self) -> bool:
+        # TID range scans and min(tid) came with PostgreSQL 14.
+        return self.PART_RANGES and self._con is not None and self._con.info.server_version >= 140000
 
     def fresh(self) -> PostgresAdapter:
         """An unconnected adapter for the same database (to record a failure after the connection broke)."""

@@ -111,7 +111,8 @@ class NodeEvaluator:
             "radices": self._radices(grouped) if grouped is not None else None,
             "counted": list(self._counted(loss_weights)),
             "code_weights": self.code_weights if by_code else None,
-            "sliced": {"parts": self.fset.parts, "limit": self.max_suppressed} if sliced else None,
+            "sliced": {"parts": self.fset.parts, "limit": self.max_suppressed, "ranges": self.fset.part_ranges}
+            if sliced else None,
         }
 
     def _counted(self, loss_weights: bool) -> tuple[str, ...]:

@@ -44,6 +44,9 @@ class FrequencySet:
     #: (QI, level) pairs whose codes split the code table into ``parts`` parts (``slicing.py``), if sliced.
     slicing: Slicing = ()
     parts: int = 0
+    #: The table of each part's range of row positions (``create_part_ranges.sql.j2``), where sliced checks
+    #: read parts by them (``EngineAdapter.reads_part_ranges``); else an index on the part serves them.
+    part_ranges: str | None = None
     #: The code table rolled up with a QI or two at level 1 (``rollup.py``), if any: tables for nodes above.
     rollups: tuple[RolledUp, ...] = ()
 
@@ -62,9 +65,12 @@ class FrequencySet:
         count_distinct: bool = False,
         slice_check: tuple[int, int] | None = None,
         rollup_tables: Sequence[str] = (),
+        ranges_table: str | None = None,
     ) -> FrequencySet:
         """``slice_check``: (k, suppression limit) where feasibility checks may be sliced (``slicing.py``);
-        ``rollup_tables``: names for rolled-up code tables (``rollup.py``), where they may be made."""
+        ``rollup_tables``: names for rolled-up code tables (``rollup.py``), where they may be made;
+        ``ranges_table``: a name for the table of the parts' row positions, where sliced checks read parts by
+        them (``EngineAdapter.reads_part_ranges``)."""
         qis = [{"column": h.attribute, "coded": h.coded_table, "height": h.height} for h in hierarchies]
         adapter.run("build_frequency_set.sql.j2", table=table, source=tuple(source), qis=qis, basic=basic,
                     sensitive=list(sensitive))
@@ -92,7 +98,9 @@ class FrequencySet:
             adapter.run("project_frequency_set.sql.j2", table=codes_table, source=table, heights=heights,
                         slicing=[{"qi": i, "level": level, "radix": radices[i]} for i, level in levels],
                         parts=slicing.PARTS)
-            if levels:
+            if levels and ranges_table is not None:
+                adapter.run("create_part_ranges.sql.j2", table=ranges_table, source=codes_table)
+            elif levels:
                 adapter.run("create_part_index.sql.j2", table=codes_table, index=f"{codes_table}_part")
         rolled: tuple[RolledUp, ...] = ()
         if codes_table is not None and rollup_tables:
@@ -100,7 +108,8 @@ class FrequencySet:
             rolled = cls._roll_up(adapter, codes_table, heights, qis, distinct, rollup_tables)
         return cls(table, records, distinct, tuple(sums), tuple(single), tuple(maxima), tuple(sensitive), population,
                    codes_table, tuple(counts) if count_distinct else None, slicing=levels,
-                   parts=slicing.PARTS if levels else 0, rollups=rolled)
+                   parts=slicing.PARTS if levels else 0, part_ranges=ranges_table if levels else None,
+                   rollups=rolled)
 
     @staticmethod
     def _roll_up(adapter: EngineAdapter, codes_table: str, heights: Sequence[int], qis: Sequence[int], rows: int,

@@ -16,8 +16,9 @@
 --          to count; a feasibility check counts only what the metric reads: see NodeEvaluator),
 --          code_weights (k-anonymity query with loss_weights only, optional: the table of each code's Loss
 --          weight, build_code_weights.sql.j2; every QI is then grouped, by its column),
---          sliced (k-anonymity feasibility check counting nothing else, optional: {parts, limit}, the table
---          having a part column, see slicing.py; columns: suppressed_records, parts_read)
+--          sliced (k-anonymity feasibility check counting nothing else, optional: {parts, limit, ranges}, the
+--          table having a part column, see slicing.py, and ranges the table of each part's row positions
+--          where parts are read by them, create_part_ranges.sql.j2; columns: suppressed_records, parts_read)
 -- columns: suppressed_records, then classes, suppressed_classes, dm_star (all with models or a population, else
 --          those counted), [certain: with models or a population, a lower bound on the suppressed records of
 --          the node and of every specialization (judge.sql.j2)], then b{i} per QI when loss_weights
