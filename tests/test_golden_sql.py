@@ -193,6 +193,10 @@ CASES: dict[str, tuple[str, dict[str, Any]]] = {
         "describe_hierarchy.sql.j2",
         {"lookup": f"{PREFIX}h0", "height": 3, "count_tops": False},
     ),
+    "describe_hierarchy_sequences": (
+        "describe_hierarchy.sql.j2",
+        {"lookup": f"{PREFIX}h0", "height": 3, "count_tops": False, "sequences": WEIRD},
+    ),
     "describe_hierarchy_count_tops": (
         "describe_hierarchy.sql.j2",
         {"lookup": WEIRD, "height": 2, "count_tops": True},
@@ -213,18 +217,26 @@ CASES: dict[str, tuple[str, dict[str, Any]]] = {
     "encode_hierarchy": (
         "encode_hierarchy.sql.j2",
         {"lookup": f"{PREFIX}h0", "coded": f"{PREFIX}c0", "height": 3, "null_explicit": False, "leaves": 8,
-         "unique": False, "data": None},
+         "unique": False, "data": None, "sequences": None, "null_sequence": None},
     ),
     "encode_hierarchy_data_values": (
         "encode_hierarchy.sql.j2",
         {"lookup": f"{PREFIX}h0", "coded": f"{PREFIX}c0", "height": 3, "null_explicit": True, "leaves": 8,
-         "unique": False, "data": {"source": WEIRD_SOURCE, "column": WEIRD}},
+         "unique": False, "data": {"source": WEIRD_SOURCE, "column": WEIRD}, "sequences": None,
+         "null_sequence": None},
     ),
     "encode_hierarchy_unique": (
         "encode_hierarchy.sql.j2",
         {"lookup": f"{PREFIX}h0", "coded": f"{PREFIX}c0", "height": 3, "null_explicit": False, "leaves": 8,
-         "unique": True, "data": {"source": WEIRD_SOURCE, "column": WEIRD}},
+         "unique": True, "data": {"source": WEIRD_SOURCE, "column": WEIRD}, "sequences": WEIRD,
+         "null_sequence": "it's *"},
     ),
+    "encode_hierarchy_unique_null_mapped": (
+        "encode_hierarchy.sql.j2",
+        {"lookup": f"{PREFIX}h0", "coded": f"{PREFIX}c0", "height": 2, "null_explicit": True, "leaves": 8,
+         "unique": True, "data": None, "sequences": f"{PREFIX}h0_sequences", "null_sequence": None},
+    ),
+    "label_sequences": ("label_sequences.sql.j2", {"table": WEIRD, "lookup": f"{PREFIX}h0", "height": 4}),
     "evaluate_node_loss_weights": (
         "evaluate_node.sql.j2",
         {"table": f"{PREFIX}fs", "levels": [2, 0, 1], "grouped": [True] * 3, "k": 5, "loss_weights": True,
@@ -407,7 +419,7 @@ CASES: dict[str, tuple[str, dict[str, Any]]] = {
         "summarize_frequency_set.sql.j2",
         {"table": f"{PREFIX}fs", "heights": [3, 2, 1], "distinct": True},
     ),
-    "survey_hierarchy": ("survey_hierarchy.sql.j2", {"lookup": f"{PREFIX}h0", "height": 4}),
+    "survey_hierarchy": ("survey_hierarchy.sql.j2", {"lookup": f"{PREFIX}h0", "height": 4, "sequences": WEIRD}),
     "validate_hierarchy": (
         "validate_hierarchy.sql.j2",
         {"lookup": f"{PREFIX}h0", "source": WEIRD_SOURCE, "column": WEIRD, "height": 3, "limit": 20},

@@ -52,12 +52,15 @@ def _sql_side(adapter, rows: list[list[str | None]], height: int, data: dict | N
     raw = f"h_{secrets.token_hex(4)}"
     adapter.run("create_lookup_table.sql.j2", table=raw, height=height)
     adapter.bulk_insert(adapter.quote_identifier(raw), height + 1, rows)
-    plain = height > 1 and is_plain_tree(adapter, raw, height)  # as _code_in_database asks
+    sequences = f"{raw}_sequences"
+    plain = height > 1 and is_plain_tree(adapter, raw, height, sequences)  # as _code_in_database asks
     problems = adapter.run("validate_hierarchy.sql.j2", lookup=raw, source=None, column="x", height=height, limit=20)
     assert plain == _plain_tree(rows, height), (plain, rows)
     if problems:
         return problems, None, None
     description = describe_lookup(adapter, raw, height)
+    if height > 1:  # the label sequences tell the same, any hierarchy
+        assert describe_lookup(adapter, raw, height, sequences) == description
     leaves, null_rows, top_labels, top_label = description
     if leaves == 0 or null_rows > 1 or (null_rows == 0 and top_labels != 1):
         return problems, description, None
@@ -67,7 +70,9 @@ def _sql_side(adapter, rows: list[list[str | None]], height: int, data: dict | N
     for unique in (False, True) if plain else (False,):
         coded = f"c_{secrets.token_hex(4)}"
         adapter.run("encode_hierarchy.sql.j2", lookup=raw, coded=coded, height=height,
-                    null_explicit=null_rows == 1, leaves=leaves, unique=unique, data=data)
+                    null_explicit=null_rows == 1, leaves=leaves, unique=unique, data=data,
+                    sequences=sequences if unique else None,
+                    null_sequence=top_label if unique and null_rows == 0 else None)
         codings.append(sorted((tuple(r) for r in adapter.execute(f'SELECT * FROM "{coded}"')), key=_key))
     assert codings[0] == codings[-1]
     return problems, description, codings[0]

@@ -176,37 +176,48 @@ def _code_in_database(
     the run 2747 -> 2351 ms, with the smaller codes; on DuckDB 94 -> 57 ms and 532 -> 496 ms). Loss weights
     still count every row of the hierarchy."""
     # Of height 1, level 0 is the top, where the NULL row added below takes a value's label.
-    unique = not check_values and height > 1 and is_plain_tree(adapter, raw, height)
+    sequences = f"{raw}_sequences"
+    if not check_values and height > 1:
+        created.append(sequences)
+    unique = not check_values and height > 1 and is_plain_tree(adapter, raw, height, sequences)
     if not unique:
         _validate(adapter, raw, source, attribute, height, where, check_values)
-    leaves, null_rows, top_labels, top_label = describe_lookup(adapter, raw, height)
+    leaves, null_rows, top_labels, top_label = describe_lookup(adapter, raw, height, sequences if unique else None)
     _check_description(where, leaves, null_rows, top_labels)
     if null_rows == 0:
         adapter.run("add_null_row.sql.j2", lookup=raw, height=height, top_label=top_label)
     created.append(coded)
     few = source_rows is not None and source_rows <= height * (int(leaves) + 1)
     adapter.run("encode_hierarchy.sql.j2", lookup=raw, coded=coded, height=height, null_explicit=null_rows == 1,
-                leaves=leaves, unique=unique, data={"source": tuple(source), "column": attribute} if few else None)
+                leaves=leaves, unique=unique, sequences=sequences if unique else None,
+                null_sequence=top_label if unique and null_rows == 0 else None,
+                data={"source": tuple(source), "column": attribute} if few else None)
     return int(leaves)
 
 
-def is_plain_tree(adapter: EngineAdapter, lookup: str, height: int) -> bool:
+def is_plain_tree(adapter: EngineAdapter, lookup: str, height: int, sequences: str) -> bool:
     """Whether ``survey_hierarchy.sql.j2`` finds a tree whose rows each have their own value, equal to l0, and
     at most one NULL row: validate_hierarchy.sql.j2 would find no fault in it, and encode_hierarchy.sql.j2 may
     code it as ``unique``. Any other hierarchy goes through the exhaustive validation, which words its
-    problems, if it has any."""
+    problems, if it has any. ``sequences``: a name for the new temporary table of the lookup's label
+    sequences (``label_sequences.sql.j2``; height 2 and above), which the survey reads and the encoding may:
+    CUP's ZIP hierarchy on PostgreSQL, survey and encoding 180 -> 150 ms."""
+    adapter.run("label_sequences.sql.j2", table=sequences, lookup=lookup, height=height)
     repeated, unlike, null_rows, forks, incomplete = adapter.run(
-        "survey_hierarchy.sql.j2", lookup=lookup, height=height)[0]
+        "survey_hierarchy.sql.j2", lookup=lookup, height=height, sequences=sequences)[0]
     return not (int(repeated) or int(unlike) or int(forks) or int(incomplete)) and int(null_rows) <= 1
 
 
-def describe_lookup(adapter: EngineAdapter, lookup: str, height: int) -> tuple[int, int, int, str | None]:
+def describe_lookup(
+    adapter: EngineAdapter, lookup: str, height: int, sequences: str | None = None
+) -> tuple[int, int, int, str | None]:
     """``describe_hierarchy.sql.j2``'s row: leaves, NULL rows, distinct top labels, the smallest top label. The
-    distinct top labels are counted only when there are several (then the hierarchy is refused or needs them)."""
-    leaves, null_rows, top_labels, top_label = adapter.run(
-        "describe_hierarchy.sql.j2", lookup=lookup, height=height, count_tops=False)[0]
+    distinct top labels are counted only when there are several (then the hierarchy is refused or needs them).
+    ``sequences``: the lookup's table of label sequences (``is_plain_tree``), read instead where there is one."""
+    context = {"lookup": lookup, "height": height, "sequences": sequences}
+    leaves, null_rows, top_labels, top_label = adapter.run("describe_hierarchy.sql.j2", **context, count_tops=False)[0]
     if top_labels is None:
-        top_labels = adapter.run("describe_hierarchy.sql.j2", lookup=lookup, height=height, count_tops=True)[0][2]
+        top_labels = adapter.run("describe_hierarchy.sql.j2", **context, count_tops=True)[0][2]
     return int(leaves), int(null_rows), int(top_labels), top_label
 
 

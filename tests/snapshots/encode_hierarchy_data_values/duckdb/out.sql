@@ -9,8 +9,10 @@
 --          rows each have their own value, equal to l0: a value's label at level 0 is on no other row, so c is 1
 --          there, and the counts above come from the distinct label sequences from level 1 up, grouped once
 --          and summed per level, instead of a pass over every row per level: CUP's ZIP hierarchy on PostgreSQL
---          185 -> 103 ms, on DuckDB 58 -> 48 ms), data (none, or {source, column}: code only the rows of the values in the source
---          column, and the NULL row, as codes numbered among their labels; c still counts every row of the
+--          185 -> 103 ms, on DuckDB 58 -> 48 ms), sequences (with unique: the survey's table of those
+--          sequences, label_sequences.sql.j2), null_sequence (with unique: the top label of the NULL row
+--          add_null_row.sql.j2 added after the sequences were grouped, its labels below NULL; else none),
+--          data (none, or {source, column}: code only the rows of the values in the source column, and the NULL row, as codes numbered among their labels; c still counts every row of the
 --          hierarchy. The caller decides when the scan of the source costs less than joining every row: see
 --          _code_in_database)
 -- columns: value, match_key, l{j} labels, g{j} codes, w{j} weights (INTEGER: at most the hierarchy's row count;

@@ -9,8 +9,10 @@
 --          rows each have their own value, equal to l0: a value's label at level 0 is on no other row, so c is 1
 --          there, and the counts above come from the distinct label sequences from level 1 up, grouped once
 --          and summed per level, instead of a pass over every row per level: CUP's ZIP hierarchy on PostgreSQL
---          185 -> 103 ms, on DuckDB 58 -> 48 ms), data (none, or {source, column}: code only the rows of the values in the source
---          column, and the NULL row, as codes numbered among their labels; c still counts every row of the
+--          185 -> 103 ms, on DuckDB 58 -> 48 ms), sequences (with unique: the survey's table of those
+--          sequences, label_sequences.sql.j2), null_sequence (with unique: the top label of the NULL row
+--          add_null_row.sql.j2 added after the sequences were grouped, its labels below NULL; else none),
+--          data (none, or {source, column}: code only the rows of the values in the source column, and the NULL row, as codes numbered among their labels; c still counts every row of the
 --          hierarchy. The caller decides when the scan of the source costs less than joining every row: see
 --          _code_in_database)
 -- columns: value, match_key, l{j} labels, g{j} codes, w{j} weights (INTEGER: at most the hierarchy's row count;
@@ -23,7 +25,9 @@ WITH v AS (
   FROM "sqlanon_0a1b2c3d_h0"
   WHERE value IS NULL OR value IN (SELECT CAST("we""ird; col" AS VARCHAR) FROM "analytics"."we""ird; col")
 ), sequences AS (
-  SELECT "l1", "l2", count(value) AS c FROM "sqlanon_0a1b2c3d_h0" GROUP BY "l1", "l2"
+  SELECT "l1", "l2", c FROM "we""ird; col"
+  UNION ALL
+  SELECT CAST(NULL AS VARCHAR), %s, 0
 )
 , c1 AS (
   SELECT label, CAST(row_number() OVER (ORDER BY label COLLATE "C" ASC NULLS LAST) AS INTEGER) AS g, c
@@ -59,4 +63,4 @@ SELECT v.value, CASE WHEN v.value IS NULL THEN 'N' ELSE 'V' || v.value END AS ma
 FROM v
 LEFT JOIN c1 ON c1.label = v."l1"
 LEFT JOIN c2 ON c2.label = v."l2"
--- bind parameters: [8]
+-- bind parameters: ["it's *", 8]

@@ -8,10 +8,12 @@
 --   * suffixes: the distinct label sequences (l_j, ..., l_top) of the rows with a value. A label at level
 --     j >= 1 that starts two of them has two different ancestries, so some label on the way up has two
 --     parents (inconsistent); conversely, a label with two parents at level m -> m + 1 starts two suffixes
---     at level m. Each level's suffixes are the previous level's grouped: only level 1's pass reads every row;
+--     at level m. Each level's suffixes are the previous level's grouped; level 1's are the label sequences
+--     (label_sequences.sql.j2, grouped once for this survey and for the encoding) of rows with a value;
 --   * no NULL label on a row with a value (incomplete: l0 through `unlike`, the levels above in the suffixes);
 --   * two NULL rows are ambiguous when they differ, and a NULL mapped twice when not.
--- context: lookup, height
+-- context: lookup, height, sequences (above height 1: the lookup's label sequences, label_sequences.sql.j2; those
+--          with c > 0 are the suffixes at level 1)
 -- columns: repeated (values on several rows), unlike (rows whose l0 is not their value), null_rows,
 --          forks (labels at a level >= 1 that start two suffixes), incomplete (suffixes with a NULL label)
 WITH repeated AS (
@@ -24,9 +26,7 @@ WITH repeated AS (
   FROM "sqlanon_0a1b2c3d_h0"
 )
 , s1 AS (
-  SELECT "l1", "l2", "l3"
-  FROM "sqlanon_0a1b2c3d_h0" WHERE value IS NOT NULL
-  GROUP BY "l1", "l2", "l3"
+  SELECT "l1", "l2", "l3" FROM "we""ird; col" WHERE c > 0
 )
 , s2 AS (
   SELECT "l2", "l3"
