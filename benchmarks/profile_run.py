@@ -64,7 +64,7 @@ def instrument(timers: Timers) -> None:
 
     timers.wrap(session.Session, "prepare", "prepare")
     timers.wrap(api, "_search", "search")
-    timers.wrap(EngineAdapter, "execute", "sql (all statements)")
+    timers.wrap(EngineAdapter, "_timed", "sql (all statements)")
     timers.wrap(evaluator.NodeEvaluator, "sql", "node query rendering")
 
     by_template(timers)
@@ -106,7 +106,7 @@ def by_template(timers: Timers) -> None:
     from sqlanon.engines.base import EngineAdapter
 
     running: list[str] = []
-    original_run, original_execute = EngineAdapter.run, EngineAdapter.execute
+    original_run, original_timed = EngineAdapter.run, EngineAdapter._timed
 
     def run(self: Any, template: str, **context: Any) -> Any:
         running.append(template.removesuffix(".sql.j2"))
@@ -115,18 +115,27 @@ def by_template(timers: Timers) -> None:
         finally:
             running.pop()
 
-    def execute(self: Any, sql: str, params: Any = ()) -> Any:
+    def timed(self: Any, run: Any, sql: str, params: Any) -> Any:
         excluded_before = timers.excluded
         started = time.perf_counter()
         try:
-            return original_execute(self, sql, params)
+            return original_timed(self, run, sql, params)
         finally:
             # outside a template: node queries (SELECT, WITH), DuckDB's bulk inserts (INSERT)
             label = running[-1] if running else f"(no template: {(sql.split(None, 1) or ['?'])[0].upper()})"
             timers.statements[label] += time.perf_counter() - started - (timers.excluded - excluded_before)
             timers.statement_counts[label] += 1
 
-    EngineAdapter.run, EngineAdapter.execute = run, execute
+    original_counted = EngineAdapter.create_counted
+
+    def create_counted(self: Any, template: str, table: str, **context: Any) -> Any:
+        running.append(template.removesuffix(".sql.j2"))
+        try:
+            return original_counted(self, template, table, **context)
+        finally:
+            running.pop()
+
+    EngineAdapter.run, EngineAdapter._timed, EngineAdapter.create_counted = run, timed, create_counted
 
 
 def profile_duckdb(adapter: Any, sql: str, params: Any, timers: Timers) -> None:

@@ -32,3 +32,23 @@ def test_a_node_reads_the_smallest_table_it_is_above() -> None:
     assert rollup.serving((0, 1, 0), tables) is b
     assert rollup.serving((0, 0, 4), tables) is None
     assert rollup.serving((1, 1, 1), []) is None
+
+
+def test_a_rolled_up_table_is_counted_as_it_is_made(engine) -> None:
+    """create_counted returns the rows of the new table: on PostgreSQL the count its CREATE TABLE ... AS
+    reports (one statement), on DuckDB counted after it (two)."""
+    from sqlanon.engines import adapter_for_url
+
+    engine.create_table("codes", {"cnt": "INTEGER", "q0_0": "INTEGER", "q0_1": "INTEGER", "q1_0": "INTEGER"},
+                        [(1, 1, 1, 1), (2, 2, 1, 1), (1, 3, 2, 1), (4, 3, 2, 2)])
+    adapter = adapter_for_url(engine.url)
+    adapter.connect()
+    try:
+        before = adapter.statements
+        rows = adapter.create_counted("roll_up_codes.sql.j2", "rolled", source="codes", heights=[2, 1],
+                                      levels=[1, 0])
+        assert rows == 3  # (1, 1), (2, 1), (2, 2)
+        assert adapter.statements - before == (1 if engine.name == "postgres" else 2)
+        assert sorted(adapter.execute('SELECT cnt, q0_1, q1_0 FROM "rolled"')) == [(1, 2, 1), (3, 1, 1), (4, 2, 2)]
+    finally:
+        adapter.close()

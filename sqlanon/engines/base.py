@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 from ..errors import EngineError
 from ..templates import render_template
+
+_T = TypeVar("_T")
 
 _MARKER = re.compile("\x00(\\d+)\x00")
 
@@ -126,15 +128,31 @@ class EngineAdapter:
         return self.execute(sql, params)
 
     def execute(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        return self._timed(self._execute, sql, params)
+
+    def _timed(self, run: Callable[[str, Sequence[Any]], _T], sql: str, params: Sequence[Any]) -> _T:
+        """One statement run by ``run``, counted and timed (every statement goes through here)."""
         start = time.perf_counter()
         self.statements += 1
         try:
-            return self._execute(sql, params)
+            return run(sql, params)
         finally:
             self.seconds_in_sql += time.perf_counter() - start
 
     def _execute(self, sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:  # pragma: no cover
         raise NotImplementedError
+
+    def _execute_rowcount(self, sql: str, params: Sequence[Any]) -> int | None:
+        """Run one statement; the rows it reports having written, None where the engine reports none."""
+        self._execute(sql, params)
+        return None
+
+    def create_counted(self, template: str, table: str, **context: Any) -> int:
+        """Run a template that creates the new table ``table`` from a query, and return its rows: as the
+        statement reports them where the engine does (PostgreSQL's CREATE TABLE ... AS), else counted."""
+        sql, params = self.render(template, table=table, **context)
+        rows = self._timed(self._execute_rowcount, sql, params)
+        return int(rows) if rows is not None else int(self.run("count_table.sql.j2", table=(table,))[0][0])
 
     def execute_prepared(self, sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
         """Execute ``sql`` (rendered with placeholders), prepared once per text and connection where the

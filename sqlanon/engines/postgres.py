@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, TypeVar
 
 from ..errors import ConfigError, EngineError, InputError
 from .base import EngineAdapter
+
+_T = TypeVar("_T")
 
 #: Settings of sqlanon's sessions; an option of the same name in the URL (-c name=value) wins.
 SESSION_SETTINGS = {
@@ -161,11 +163,20 @@ class PostgresAdapter(EngineAdapter):
         return text.replace("%", "%%")
 
     def _execute(self, sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
+        return self._cursor(sql, params, lambda cur: cur.fetchall() if cur.description else [])
+
+    def _execute_rowcount(self, sql: str, params: Sequence[Any]) -> int | None:
+        # CREATE TABLE ... AS reports its rows (the command tag SELECT n), so no pass over the new table
+        # counts them (FARS: 4 ms for its three rolled-up tables).
+        return self._cursor(sql, params, lambda cur: None if cur.rowcount < 0 else int(cur.rowcount))
+
+    def _cursor(self, sql: str, params: Sequence[Any], result: Callable[[Any], _T]) -> _T:
+        """Run one statement and return ``result`` of its cursor, with psycopg's errors as sqlanon's."""
         import psycopg
 
         try:
             cur = self._con.execute(sql, list(params)) if params else self._con.execute(sql.replace("%%", "%"))
-            return cur.fetchall() if cur.description else []
+            return result(cur)
         except (psycopg.errors.UndefinedTable, psycopg.errors.UndefinedColumn,
                 psycopg.errors.InvalidSchemaName) as exc:
             raise InputError(f"{self.display_url}: {self._scrub(exc)}") from None

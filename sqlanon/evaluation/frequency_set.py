@@ -116,8 +116,8 @@ class FrequencySet:
                  names: Sequence[str]) -> tuple[RolledUp, ...]:
         """A rolled-up table per QI, and one with both from the smaller, each kept if small enough."""
         def make(name: str, source: str, levels: tuple[int, ...], limit: float) -> RolledUp | None:
-            adapter.run("roll_up_codes.sql.j2", table=name, source=source, heights=heights, levels=levels)
-            count = int(adapter.run("count_table.sql.j2", table=(name,))[0][0])
+            count = adapter.create_counted("roll_up_codes.sql.j2", name, source=source, heights=heights,
+                                           levels=levels)
             if count > limit:
                 adapter.drop_tables([name])
                 return None
