@@ -450,6 +450,40 @@ def test_a_check_stops_at_the_part_that_exceeds_the_limit(engine) -> None:
         assert evaluator.evaluate((0, 0)).suppressed_records == 5  # the Loss weights query counts them all
 
 
+def test_the_code_table_is_made_when_a_node_no_rolled_up_table_serves_needs_it(engine) -> None:
+    """Rolled up from the frequency set, the code table waits: nodes at or above a rolled-up table's levels
+    read that table, and the bottom node's feasibility check makes the code table, once, with the oracle's
+    counts (a query of the Loss weights summed per row reads the frequency set itself)."""
+    qis = list(QI_NAMES[:2])
+    hierarchies = {qis[0]: {f"a{i}": [f"a{i // 3}", "*"] for i in range(9)},
+                   qis[1]: {f"b{j}": [f"b{j // 2}", "*"] for j in range(4)}}
+    rows = [{"id": 0, qis[0]: f"a{i}", qis[1]: f"b{(i * j) % 4}", "note": None} for i in range(9) for j in range(5)]
+    case = text_case(qis, hierarchies, rows, k=3, suppression_limit=4)
+    table = fresh("src")
+    case.create_table(engine, table)
+    oracle = case.oracle()
+    with pytest.MonkeyPatch.context() as mp:
+        rolled_up_everywhere(mp)
+        for adapter in (DuckDBAdapter, PostgresAdapter):
+            mp.setattr(adapter, "CODE_TABLE", True)
+            mp.setattr(adapter, "ROLLUPS", True)
+        with Session(case.config(engine, table)) as session:
+            fset = session.prepare().fset
+            assert fset.rollups and fset.codes_pending is not None and fset.codes_table is not None
+            evaluator = NodeEvaluator(session.adapter, fset, case.k, loss_weights=True, class_statistics=(),
+                                      max_suppressed=4)
+            for node in [(1, 1), (2, 1), (1, 0), (0, 1)]:
+                assert rollup.serving(node, fset.rollups) is not None
+                assert evaluator.evaluate(node).suppressed_records == oracle.evaluate(node).suppressed, node
+            assert not fset.codes_pending.made and not session.adapter.table_exists((fset.codes_table,))
+            check = evaluator.evaluate((0, 0), for_metric=False)  # a feasibility check reads the code table
+            assert check.suppressed_records == oracle.evaluate((0, 0)).suppressed
+            assert fset.codes_pending.made and session.adapter.table_exists((fset.codes_table,))
+            replaced = dataclasses.replace(fset, sensitive=())  # the core's copy shares it: not made twice
+            assert NodeEvaluator(session.adapter, replaced, case.k, loss_weights=False).evaluate(
+                (0, 0)).suppressed_records == oracle.evaluate((0, 0)).suppressed
+
+
 def test_parts_over_many_pages_are_read_whole(engine) -> None:
     """A code table of 5,000 rows in 4 parts (many pages each, on PostgreSQL read by their ranges of row
     positions): a sliced check that reads every part counts what the whole check counts, to the record (k=11

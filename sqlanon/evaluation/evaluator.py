@@ -209,6 +209,8 @@ class NodeEvaluator:
 
     def _run(self, node: Node, weights: bool) -> NodeStats:
         table, sliced = self._table(node, weights)
+        if table == self.fset.codes_table and self.fset.codes_pending is not None:
+            self.fset.codes_pending.make(self.adapter, table)
         sql, params = self._query(node, weights, False, table, sliced)
         row = (self.adapter.execute_prepared if self.prepared else self.adapter.execute)(sql, params)[0]
         if sliced:

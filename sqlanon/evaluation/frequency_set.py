@@ -16,6 +16,23 @@ from .rollup import RolledUp
 from .slicing import Slicing
 
 
+@dataclass
+class PendingCodes:
+    """The code table (``FrequencySet.codes_table``), made at its first use: where rolled-up tables serve the
+    k-anonymity queries (FARS: every one of them), copying the frequency set's codes costs more than it saves
+    (20 ms). Shared by the copies of a frequency set (``dataclasses.replace``), so it is made once."""
+
+    source: str
+    heights: tuple[int, ...]
+    made: bool = False
+
+    def make(self, adapter: EngineAdapter, table: str) -> None:
+        if not self.made:
+            adapter.run("project_frequency_set.sql.j2", table=table, source=self.source, heights=list(self.heights),
+                        slicing=[], parts=slicing.PARTS)
+            self.made = True
+
+
 @dataclass(frozen=True)
 class FrequencySet:
     table: str
@@ -49,6 +66,8 @@ class FrequencySet:
     part_ranges: str | None = None
     #: The code table rolled up with a QI or two at level 1 (``rollup.py``), if any: tables for nodes above.
     rollups: tuple[RolledUp, ...] = ()
+    #: Where the code table is made only when a query first needs it (rolled up from the frequency set).
+    codes_pending: PendingCodes | None = None
 
     @classmethod
     def build(
@@ -91,25 +110,32 @@ class FrequencySet:
             spans.append(tuple(0 if high is None else int(high) - int(low) + 1 for _, _, high, low in cells))
             pos += 4 * h
         levels: Slicing = ()
+        rolled: tuple[RolledUp, ...] = ()
+        pending = None
         if codes_table is not None:
             radices = [m + 1 for m in maxima]
             if slice_check and slicing.worth_slicing(distinct, int(row[-1] or 0), slice_check[1]):
                 levels = cls._slicing(adapter, table, slicing.candidates(heights, spans, radices), distinct)
-            adapter.run("project_frequency_set.sql.j2", table=codes_table, source=table, heights=heights,
-                        slicing=[{"qi": i, "level": level, "radix": radices[i]} for i, level in levels],
-                        parts=slicing.PARTS)
+            qis = rollup.candidates(heights, spans, distinct, records) if rollup_tables else []
+            if qis and not levels:
+                # Rolled up from the frequency set itself (a pass reads its codes alone, which come first in
+                # its rows); the code table waits for a node none of them serves.
+                rolled = cls._roll_up(adapter, table, heights, qis, distinct, rollup_tables)
+                pending = PendingCodes(table, tuple(heights)) if rolled else None
+            if pending is None:
+                adapter.run("project_frequency_set.sql.j2", table=codes_table, source=table, heights=heights,
+                            slicing=[{"qi": i, "level": level, "radix": radices[i]} for i, level in levels],
+                            parts=slicing.PARTS)
             if levels and ranges_table is not None:
                 adapter.run("create_part_ranges.sql.j2", table=ranges_table, source=codes_table)
             elif levels:
                 adapter.run("create_part_index.sql.j2", table=codes_table, index=f"{codes_table}_part")
-        rolled: tuple[RolledUp, ...] = ()
-        if codes_table is not None and rollup_tables:
-            qis = rollup.candidates(heights, spans, distinct, records)
-            rolled = cls._roll_up(adapter, codes_table, heights, qis, distinct, rollup_tables)
+            if qis and levels:
+                rolled = cls._roll_up(adapter, codes_table, heights, qis, distinct, rollup_tables)
         return cls(table, records, distinct, tuple(sums), tuple(single), tuple(maxima), tuple(sensitive), population,
                    codes_table, tuple(counts) if count_distinct else None, slicing=levels,
                    parts=slicing.PARTS if levels else 0, part_ranges=ranges_table if levels else None,
-                   rollups=rolled)
+                   rollups=rolled, codes_pending=pending)
 
     @staticmethod
     def _roll_up(adapter: EngineAdapter, codes_table: str, heights: Sequence[int], qis: Sequence[int], rows: int,
