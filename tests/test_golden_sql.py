@@ -266,7 +266,7 @@ CASES: dict[str, tuple[str, dict[str, Any]]] = {
     "project_frequency_set_sliced": (
         "project_frequency_set.sql.j2",
         {"table": f"{PREFIX}fsc", "source": f"{PREFIX}fs", "heights": [3, 2, 4], "parts": 8,
-         "slicing": [{"qi": 0, "level": 1, "radix": 12}, {"qi": 2, "level": 2, "radix": 40}]},
+         "slicing": [{"qi": 0, "level": 1, "radix": 12}, {"qi": 2, "level": 2, "radix": 40}], "sensitive": 0},
     ),
     "roll_up_codes": (
         "roll_up_codes.sql.j2",
@@ -341,7 +341,8 @@ CASES: dict[str, tuple[str, dict[str, Any]]] = {
     ),
     "project_frequency_set": (
         "project_frequency_set.sql.j2",
-        {"table": f"{PREFIX}fsc", "source": f"{PREFIX}fs", "heights": [3, 1, 4], "slicing": [], "parts": 8},
+        {"table": f"{PREFIX}fsc", "source": f"{PREFIX}fs", "heights": [3, 1, 4], "slicing": [], "parts": 8,
+         "sensitive": 2},
     ),
     "describe_sensitive_domain": (
         "describe_sensitive_domain.sql.j2",

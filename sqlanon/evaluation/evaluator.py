@@ -157,10 +157,10 @@ class NodeEvaluator:
         return _LEVEL_PATTERN.sub(lambda m: str(node[int(m.group(1))]), text), list(params)
 
     def _whole_table(self, weights: bool) -> str:
-        """The table a query reads whole: the frequency set for models or per-row Loss weights, else the code
-        table where there is one."""
+        """The table a query reads whole: the frequency set for Loss weights summed per row (always with models
+        or a population), else the code table where there is one (with the sensitive value codes)."""
         fset = self.fset
-        if self.judged or fset.codes_table is None or (weights and self.code_weights is None):
+        if fset.codes_table is None or (weights and (self.judged or self.code_weights is None)):
             return fset.table
         return fset.codes_table
 

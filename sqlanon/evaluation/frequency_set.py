@@ -24,12 +24,13 @@ class PendingCodes:
 
     source: str
     heights: tuple[int, ...]
+    sensitive: int
     made: bool = False
 
     def make(self, adapter: EngineAdapter, table: str) -> None:
         if not self.made:
             adapter.run("project_frequency_set.sql.j2", table=table, source=self.source, heights=list(self.heights),
-                        slicing=[], parts=slicing.PARTS)
+                        slicing=[], parts=slicing.PARTS, sensitive=self.sensitive)
             self.made = True
 
 
@@ -121,11 +122,11 @@ class FrequencySet:
                 # Rolled up from the frequency set itself (a pass reads its codes alone, which come first in
                 # its rows); the code table waits for a node none of them serves.
                 rolled = cls._roll_up(adapter, table, heights, qis, distinct, rollup_tables)
-                pending = PendingCodes(table, tuple(heights)) if rolled else None
+                pending = PendingCodes(table, tuple(heights), len(sensitive)) if rolled else None
             if pending is None:
                 adapter.run("project_frequency_set.sql.j2", table=codes_table, source=table, heights=heights,
                             slicing=[{"qi": i, "level": level, "radix": radices[i]} for i, level in levels],
-                            parts=slicing.PARTS)
+                            parts=slicing.PARTS, sensitive=len(sensitive))
             if levels and ranges_table is not None:
                 adapter.run("create_part_ranges.sql.j2", table=ranges_table, source=codes_table)
             elif levels:
