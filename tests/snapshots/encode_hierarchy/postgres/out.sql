@@ -12,9 +12,9 @@
 --          185 -> 103 ms, on DuckDB 58 -> 48 ms), sequences (with unique: the survey's table of those
 --          sequences, label_sequences.sql.j2), null_sequence (with unique: the top label of the NULL row
 --          add_null_row.sql.j2 added after the sequences were grouped, its labels below NULL; else none),
---          data (none, or {source, column}: code only the rows of the values in the source column, and the NULL row, as codes numbered among their labels; c still counts every row of the
---          hierarchy. The caller decides when the scan of the source costs less than joining every row: see
---          _code_in_database)
+--          data (none, or {source, column}: code only the rows of the values in the source column, and the
+--          NULL row, as codes numbered among their labels; c still counts every row of the hierarchy. The
+--          caller decides when the scan of the source costs less than joining every row: see _code_in_database)
 -- columns: value, match_key, l{j} labels, g{j} codes, w{j} weights (INTEGER: at most the hierarchy's row count;
 --          a narrower frequency set scans faster, and the frequency set's cnt * w{j} is BIGINT)
 CREATE TEMPORARY TABLE "sqlanon_0a1b2c3d_c0" AS
