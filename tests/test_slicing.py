@@ -55,7 +55,8 @@ def test_a_node_is_sliceable_at_or_below_every_slicing_level() -> None:
 
 
 def test_parts_are_read_by_row_positions_from_postgresql_14_on() -> None:
-    """TID range scans and min(tid) came with PostgreSQL 14; an older server reads parts through an index."""
+    """TID range scans and min(tid) came with PostgreSQL 14; an older server, or a session whose tables are not
+    heap tables by default, reads parts through an index."""
     from types import SimpleNamespace
 
     from sqlanon.engines.duckdb import DuckDBAdapter
@@ -63,7 +64,11 @@ def test_parts_are_read_by_row_positions_from_postgresql_14_on() -> None:
 
     adapter = PostgresAdapter("postgresql://x", "postgresql://x")
     assert not adapter.reads_part_ranges()  # not connected
+    method = ["heap"]
+    adapter._execute = lambda sql, params: [(method[0],)]  # type: ignore[method-assign]
     for version, expected in ((130015, False), (140000, True), (180001, True)):
         adapter._con = SimpleNamespace(info=SimpleNamespace(server_version=version))
         assert adapter.reads_part_ranges() is expected, version
+    method[0] = "columnar"  # tables of another access method: their row positions are not the heap's
+    assert not adapter.reads_part_ranges()
     assert not DuckDBAdapter("duckdb:///:memory:", "duckdb:///:memory:").reads_part_ranges()

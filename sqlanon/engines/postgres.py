@@ -95,8 +95,10 @@ class PostgresAdapter(EngineAdapter):
             raise EngineError(f"cannot connect to {self.display_url}: {self._scrub(exc)}") from None
 
     def reads_part_ranges(self) -> bool:
-        # TID range scans and min(tid) came with PostgreSQL 14.
-        return self.PART_RANGES and self._con is not None and self._con.info.server_version >= 140000
+        # TID range scans and min(tid) came with PostgreSQL 14; row positions in write order are the heap's
+        # (a session may create its tables with another access method by default).
+        return (self.PART_RANGES and self._con is not None and self._con.info.server_version >= 140000
+                and self._execute("SELECT current_setting('default_table_access_method')", [])[0][0] == "heap")
 
     def fresh(self) -> PostgresAdapter:
         """An unconnected adapter for the same database (to record a failure after the connection broke)."""
