@@ -106,14 +106,17 @@ def by_template(timers: Timers) -> None:
     from sqlanon.engines.base import EngineAdapter
 
     running: list[str] = []
-    original_run, original_timed = EngineAdapter.run, EngineAdapter._timed
+    original_timed = EngineAdapter._timed
 
-    def run(self: Any, template: str, **context: Any) -> Any:
-        running.append(template.removesuffix(".sql.j2"))
-        try:
-            return original_run(self, template, **context)
-        finally:
-            running.pop()
+    def charging(original: Any) -> Any:
+        """A method taking a template first, wrapped so that its statements are charged to that template."""
+        def method(self: Any, template: str, *args: Any, **context: Any) -> Any:
+            running.append(template.removesuffix(".sql.j2"))
+            try:
+                return original(self, template, *args, **context)
+            finally:
+                running.pop()
+        return method
 
     def timed(self: Any, run: Any, sql: str, params: Any) -> Any:
         excluded_before = timers.excluded
@@ -126,16 +129,9 @@ def by_template(timers: Timers) -> None:
             timers.statements[label] += time.perf_counter() - started - (timers.excluded - excluded_before)
             timers.statement_counts[label] += 1
 
-    original_counted = EngineAdapter.create_counted
-
-    def create_counted(self: Any, template: str, table: str, **context: Any) -> Any:
-        running.append(template.removesuffix(".sql.j2"))
-        try:
-            return original_counted(self, template, table, **context)
-        finally:
-            running.pop()
-
-    EngineAdapter.run, EngineAdapter._timed, EngineAdapter.create_counted = run, timed, create_counted
+    EngineAdapter._timed = timed
+    for name in ("run", "create_counted"):  # the methods that render a template and run it
+        setattr(EngineAdapter, name, charging(getattr(EngineAdapter, name)))
 
 
 def profile_duckdb(adapter: Any, sql: str, params: Any, timers: Timers) -> None:

@@ -139,9 +139,10 @@ class FrequencySet:
                    rollups=rolled, codes_pending=pending)
 
     @staticmethod
-    def _roll_up(adapter: EngineAdapter, codes_table: str, heights: Sequence[int], qis: Sequence[int], rows: int,
+    def _roll_up(adapter: EngineAdapter, table: str, heights: Sequence[int], qis: Sequence[int], rows: int,
                  names: Sequence[str]) -> tuple[RolledUp, ...]:
-        """A rolled-up table per QI, and one with both from the smaller, each kept if small enough."""
+        """A rolled-up table per QI from ``table`` (the code table, or the frequency set, whose codes come
+        first), and one with both from the smaller, each kept if small enough."""
         def make(name: str, source: str, levels: tuple[int, ...], limit: float) -> RolledUp | None:
             count = adapter.create_counted("roll_up_codes.sql.j2", name, source=source, heights=heights,
                                            levels=levels)
@@ -151,7 +152,7 @@ class FrequencySet:
             return RolledUp(name, levels, count)
 
         singles = [made for n, i in enumerate(qis) if (made := make(
-            names[n], codes_table, tuple(int(j == i) for j in range(len(heights))), rollup.KEEP_SHARE * rows))]
+            names[n], table, tuple(int(j == i) for j in range(len(heights))), rollup.KEEP_SHARE * rows))]
         if len(singles) < 2:
             return tuple(singles)
         smaller = min(singles, key=lambda t: t.rows)

@@ -176,20 +176,21 @@ def _code_in_database(
     the run 2747 -> 2351 ms, with the smaller codes; on DuckDB 94 -> 57 ms and 532 -> 496 ms). Loss weights
     still count every row of the hierarchy."""
     # Of height 1, level 0 is the top, where the NULL row added below takes a value's label.
-    sequences = f"{raw}_sequences"
-    if not check_values and height > 1:
-        created.append(sequences)
-    unique = not check_values and height > 1 and is_plain_tree(adapter, raw, height, sequences)
+    surveyed = f"{raw}_sequences" if not check_values and height > 1 else None
+    if surveyed is not None:
+        created.append(surveyed)
+    unique = surveyed is not None and is_plain_tree(adapter, raw, height, surveyed)
+    sequences = surveyed if unique else None  # read again by the description and the coding of a plain tree
     if not unique:
         _validate(adapter, raw, source, attribute, height, where, check_values)
-    leaves, null_rows, top_labels, top_label = describe_lookup(adapter, raw, height, sequences if unique else None)
+    leaves, null_rows, top_labels, top_label = describe_lookup(adapter, raw, height, sequences)
     _check_description(where, leaves, null_rows, top_labels)
     if null_rows == 0:
         adapter.run("add_null_row.sql.j2", lookup=raw, height=height, top_label=top_label)
     created.append(coded)
     few = source_rows is not None and source_rows <= height * (int(leaves) + 1)
     adapter.run("encode_hierarchy.sql.j2", lookup=raw, coded=coded, height=height, null_explicit=null_rows == 1,
-                leaves=leaves, unique=unique, sequences=sequences if unique else None,
+                leaves=leaves, unique=unique, sequences=sequences,
                 null_sequence=top_label if unique and null_rows == 0 else None,
                 data={"source": tuple(source), "column": attribute} if few else None)
     return int(leaves)
