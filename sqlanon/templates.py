@@ -104,6 +104,14 @@ def render_template(
     return text.strip() + "\n", values
 
 
+def render_macro(adapter: EngineAdapter, template: str, macro: str, *args: Any) -> str:
+    """Call one macro of a template (``sql/<engine>`` over ``sql/common``) and return its text: for a fragment
+    that a caller renders apart from the statement around it (``NodeEvaluator``'s class keys). The macro gets
+    no ``bind`` or ``ident``: its text holds neither values nor identifiers."""
+    module = _environment(adapter.name).get_template(template).module
+    return str(getattr(module, macro)(*args))
+
+
 def template_names() -> list[str]:
     """All template paths relative to ``sql/common`` or ``sql/<engine>`` (for the coverage test)."""
     root = sql_root()

@@ -335,6 +335,41 @@ def test_levels_with_a_single_code_are_left_out_of_the_grouping(engine) -> None:
         assert session.prepare().fset.distinct_codes == ((4, 2, 1), (2, 1), (2, 1, 1))
 
 
+def test_node_queries_assembled_per_grouping_are_the_template_rendered_whole(engine) -> None:
+    """The evaluator renders a node query once per shape and its class key once per grouping, then fills in the
+    levels (``NodeEvaluator._query``): for every node, checks and Loss weights queries, plain or in parts, with
+    either class key, the text must be the template rendered whole for that node."""
+    qis = list(QI_NAMES[:3])
+    hierarchies = {
+        qis[0]: {v: [v[0], "*"] for v in ("a1", "a2", "b1", "b2")},
+        qis[1]: {v: ["*"] for v in ("x", "y")},
+        qis[2]: {v: [v[:2], "*"] for v in ("ab1", "ab2", "cd1")},
+    }
+    rows = [{"id": i, qis[0]: a, qis[1]: x, qis[2]: z, "note": None}
+            for i, (a, x, z) in enumerate([("a1", "x", "ab1"), ("a2", "y", "ab2"), ("b1", "x", "cd1"),
+                                           ("b2", "x", "ab2"), ("a1", "y", "ab1"), ("b1", "x", "ab2")])]
+    case = text_case(qis, hierarchies, rows, k=2, suppression_limit=1)
+    table = fresh("src")
+    case.create_table(engine, table)
+    with sliced_everywhere(parts=2, max_share=1.0), Session(case.config(engine, table)) as session:
+        prepared = session.prepare()
+        assert prepared.fset.slicing
+        groupings = set()
+        for packed in (False, True):
+            session.adapter.PACKED_CLASS_KEY = packed
+            evaluator = NodeEvaluator(session.adapter, prepared.fset, case.k, loss_weights=True, class_statistics=(),
+                                      max_suppressed=1)
+            for node in case.oracle().nodes():
+                for weights in (False, True):
+                    table_read, sliced = evaluator._table(node, weights)
+                    grouped = (True,) * len(node) if weights and evaluator.code_weights else evaluator._grouped(node)
+                    groupings.add((grouped, sliced))
+                    whole = session.adapter.render("evaluate_node.sql.j2", **evaluator.context(
+                        node, weights, grouped, sliced=sliced, table=table_read))
+                    assert evaluator.sql(node, loss_weights=weights) == whole, (node, weights, packed)
+        assert len({g for g, _ in groupings}) > 2 and {s for _, s in groupings} == {False, True}
+
+
 def test_loss_weights_are_looked_up_per_code_unless_a_code_has_two(engine) -> None:
     """The Loss weights query looks up each suppressed code's weight (CODE_WEIGHTS, build_code_weights.sql.j2)
     when every code has one weight. An unmapped NULL sharing the top label with a single value costs 1 there and

@@ -13,7 +13,7 @@ from contextlib import contextmanager
 from typing import Any, ClassVar, TypeVar
 
 from ..errors import EngineError
-from ..templates import render_template
+from ..templates import render_macro, render_template
 
 _T = TypeVar("_T")
 
@@ -109,6 +109,11 @@ class EngineAdapter:
             return self.PLACEHOLDER
 
         return self._finalize_sql(_MARKER.sub(substitute, self._escape_sql(text))), params
+
+    def render_macro(self, template: str, macro: str, *args: Any) -> str:
+        """One macro of a template as SQL text for this engine (``templates.render_macro``), escaped as ``render``
+        escapes a statement, so that it can be placed into one."""
+        return self._escape_sql(render_macro(self, template, macro, *args))
 
     def display_sql(self, sql: str) -> str:
         """SQL as the server receives it (undoing driver-specific escaping), for ``explain``."""

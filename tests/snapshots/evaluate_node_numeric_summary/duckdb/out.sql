@@ -12,6 +12,9 @@
 --          prepared statement for every node; see NodeEvaluator), radices (optional: per QI, one more than its
 --          largest code; the class key is then the grouped codes packed into one BIGINT as mixed-radix digits,
 --          which PostgreSQL hashes and joins faster than several columns: see NodeEvaluator),
+--          grouping (k-anonymity query only, optional: its class key as SQL, as macros/packed.sql.j2's class_key
+--          renders it for levels, grouped and radices: NodeEvaluator renders a query once per shape and its key
+--          once per grouping; ADULT k=5 5% DM*: 100 renders of this template in a run, 11 ms),
 --          counted (k-anonymity query only: which of classes, suppressed_classes, dm_star
 --          to count; a feasibility check counts only what the metric reads: see NodeEvaluator),
 --          code_weights (k-anonymity query with loss_weights only, optional: the table of each code's Loss
