@@ -9,22 +9,33 @@ from .lattice import Lattice, Node
 class SolutionSpace:
     """Feasibility tags of lattice nodes, propagated upward (feasible) and downward (infeasible).
 
-    The tagged nodes are also kept as bitmasks (``Lattice.down_set``): a propagation is one up- or down-set
-    minus what is already tagged, with no walk through neighbours."""
+    The tagged nodes are kept as bitmasks (``Lattice.down_set``): a propagation is one up- or down-set minus
+    what is already tagged, with no walk through neighbours, and a node's tag is its bit in them. A dict of
+    tags beside the masks cost more to fill (listing each new up- or down-set's nodes: 11 ms of ADULT k=5 5%
+    DM* on DuckDB) than its lookups saved."""
 
     def __init__(self, lattice: Lattice, monotone: bool) -> None:
         self.lattice = lattice
         self.monotone = monotone
-        self.tags: dict[Node, bool] = {}
         #: The nodes tagged feasible and infeasible, as bitmasks.
         self.feasible = 0
         self.infeasible = 0
 
+    @property
+    def tagged(self) -> int:
+        """How many nodes are tagged."""
+        return (self.feasible | self.infeasible).bit_count()
+
     def tag(self, node: Node) -> bool | None:
-        return self.tags.get(node)
+        position = self.lattice.positions[node]
+        if self.feasible >> position & 1:
+            return True
+        if self.infeasible >> position & 1:
+            return False
+        return None
 
     def set(self, node: Node, feasible: bool) -> None:
-        if node in self.tags:
+        if self.tag(node) is not None:
             return
         if not self.monotone:
             self._add(1 << self.lattice.index(node), feasible)
@@ -42,10 +53,7 @@ class SolutionSpace:
     def _add(self, mask: int, feasible: bool) -> None:
         """Tag the nodes of ``mask`` that are not tagged yet (a tag, once set, is never changed)."""
         new = mask & ~(self.feasible | self.infeasible)
-        if not new:
-            return
         if feasible:
             self.feasible |= new
         else:
             self.infeasible |= new
-        self.tags.update(dict.fromkeys(self.lattice.members(new), feasible))

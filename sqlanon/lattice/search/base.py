@@ -56,8 +56,7 @@ class SearchProblem:
     #: Monotone metric: checked nodes by descending value (negated, for heapq) whose up-sets are not yet in
     #: ``_outvalued``, and the nodes above a checked node whose value exceeds the incumbent's (see ``dominated``).
     _checked_values: list[tuple[Fraction | int, Node]] = field(init=False, default_factory=list)
-    _outvalued: set[Node] = field(init=False, default_factory=set)
-    _outvalued_mask: int = field(init=False, default=0)  # the same set as a bitmask (Lattice.up_set)
+    _outvalued: int = field(init=False, default=0)  # a node set (Lattice.up_set)
     #: Monotone metric: the value of every checked node (as ``_fast`` gives it: ints compare ~20x faster).
     _values: dict[Node, Fraction | int] = field(init=False, default_factory=dict)
     #: Loss with k-anonymity alone: checked nodes that suppress records, as (-suppressed, lattice index),
@@ -148,7 +147,7 @@ class SearchProblem:
         if self.best is None or not self.metric.monotone:
             return False
         self._spread_outvalued()
-        if node in self._outvalued:
+        if self.lattice.holds(self._outvalued, node):
             return True
         # A value equal to the incumbent's: the tie key of this node decides (direct specializations only).
         for p in self.lattice.predecessors(node):
@@ -163,10 +162,7 @@ class SearchProblem:
         assert self.best is not None
         heap = self._checked_values
         while heap and -heap[0][0] > self.best[0]:
-            new = self.lattice.up_set(heapq.heappop(heap)[1]) & ~self._outvalued_mask
-            if new:
-                self._outvalued_mask |= new
-                self._outvalued.update(self.lattice.members(new))
+            self._outvalued |= self.lattice.up_set(heapq.heappop(heap)[1])
 
     def consider(self, node: Node) -> Fraction | None:
         """Compute the metric of a node known or found to be feasible and update the incumbent. None when it
@@ -226,7 +222,7 @@ class SearchProblem:
     def result(self) -> SearchResult:
         node = self.best[2] if self.best else None
         value = self.best[0] if self.best else None
-        return SearchResult(node, value, self.nodes_evaluated, len(self.space.tags))
+        return SearchResult(node, value, self.nodes_evaluated, self.space.tagged)
 
 
 class SearchStrategy:
