@@ -133,9 +133,9 @@ class Session:
         sized = cfg.privacy.delta_presence is None
         if sized:
             self.adapter.settings_for_data(None)
-        total, with_null = (int(v) for v in self.adapter.run("count_rows.sql.j2", source=source, qis=qis)[0])
         basic = cfg.privacy.null_handling == "basic"
-        removed = with_null if basic else 0
+        counts = [int(v) for v in self.adapter.run("count_rows.sql.j2", source=source, qis=qis, nulls=basic)[0]]
+        total, removed = counts[0], counts[1] if basic else 0
         considered = total - removed
         if total == 0:
             raise InputError(f"source: table {shown} has no rows")

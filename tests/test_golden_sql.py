@@ -175,7 +175,11 @@ CASES: dict[str, tuple[str, dict[str, Any]]] = {
     ),
     "count_rows": (
         "count_rows.sql.j2",
-        {"source": WEIRD_SOURCE, "qis": ["age", WEIRD]},
+        {"source": WEIRD_SOURCE, "qis": ["age", WEIRD], "nulls": True},
+    ),
+    "count_rows_total": (
+        "count_rows.sql.j2",
+        {"source": WEIRD_SOURCE, "qis": ["age", WEIRD], "nulls": False},
     ),
     "create_demo_table": (
         "create_demo_table.sql.j2",
