@@ -665,6 +665,48 @@ def test_duckdb_node_queries_run_without_compressed_materialization(
     assert len(set(seen)) == 1 and seen[0] == ",".join(k_only)
 
 
+def test_duckdb_builds_the_frequency_set_without_ordering_its_joins(
+    db: Engine, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The frequency set's joins with the coded hierarchies are 1:1, so DuckDB builds it without ordering them
+    and without join filters (LOOKUP_JOIN_IDLE_OPTIMIZERS); a user's own ``disabled_optimizers`` is kept
+    inside and restored afterwards, after an error too."""
+    import sqlanon
+    from sqlanon.engines import adapter_for_url
+    from sqlanon.engines.base import EngineAdapter
+
+    def setting(adapter) -> str:
+        return str(adapter.execute("SELECT current_setting('disabled_optimizers')")[0][0])
+
+    adapter = adapter_for_url(f"duckdb:///{tmp_path / 'own.duckdb'}")
+    adapter.connect()
+    try:
+        with adapter.aggregate_settings():
+            inside = setting(adapter)
+        after = setting(adapter)
+        adapter.execute("SET disabled_optimizers = 'top_n'")
+        with pytest.raises(RuntimeError), adapter.aggregate_settings():
+            inside_user = setting(adapter)
+            raise RuntimeError("the build failed")
+        after_user = setting(adapter)
+    finally:
+        adapter.close()
+    assert (set(inside.split(",")), after) == ({"join_order", "join_filter_pushdown"}, "")
+    assert (set(inside_user.split(",")), after_user) == ({"top_n", "join_order", "join_filter_pushdown"}, "top_n")
+
+    seen = {}
+    original = EngineAdapter.run
+
+    def run(self, template, **context):
+        if template == "build_frequency_set.sql.j2":
+            seen[template] = setting(self)
+        return original(self, template, **context)
+
+    monkeypatch.setattr(EngineAdapter, "run", run)
+    sqlanon.anonymize(config_file(tmp_path, base_config(db.url)))
+    assert set(seen["build_frequency_set.sql.j2"].split(",")) == {"join_order", "join_filter_pushdown"}
+
+
 def test_duckdb_node_queries_over_one_row_group_run_on_one_thread(
     db: Engine, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

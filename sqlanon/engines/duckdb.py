@@ -35,6 +35,13 @@ K_ONLY_IDLE_OPTIMIZERS = (
 )
 
 
+#: Optimizer passes that the frequency set's build gains nothing from: it joins the grouped source with each
+#: coded hierarchy on the value, and every value has exactly one row there, so the joins keep every row in any
+#: order and no filter from a hierarchy's values removes one. Ordering the joins took 2.3 ms of planning on
+#: ADULT, and the filters made the source's scan 3 ms: its build replayed 24.7 -> 19.9 ms (DuckDB 2.0).
+LOOKUP_JOIN_IDLE_OPTIMIZERS = ("join_order", "join_filter_pushdown")
+
+
 class DuckDBAdapter(EngineAdapter):
     name = "duckdb"
     SUPPORTS_CSV_SOURCE = True
@@ -54,6 +61,7 @@ class DuckDBAdapter(EngineAdapter):
         self._con: Any = None
         self._prepared: dict[str, str] = {}  # SQL text -> prepared statement name, per connection
         self._threads_before: int | None = None  # set by settings_for_data, restored by close
+        self._optimizers: frozenset[str] | None = None  # the names this DuckDB knows (``_known_optimizers``)
 
     @classmethod
     def borrowing(cls, connection: Any) -> DuckDBAdapter:
@@ -174,6 +182,31 @@ class DuckDBAdapter(EngineAdapter):
             self._execute("SET threads = 1", [])
             self._threads_before = threads
 
+    def _known_optimizers(self) -> frozenset[str]:
+        """The optimizer passes this DuckDB has (names differ between versions), looked up once."""
+        if self._optimizers is None:
+            self._optimizers = frozenset(r[0] for r in self._execute("SELECT name FROM duckdb_optimizers()", []))
+        return self._optimizers
+
+    @contextmanager
+    def aggregate_settings(self) -> Iterator[None]:
+        """Without the optimizer passes that the frequency set's joins gain nothing from
+        (``LOOKUP_JOIN_IDLE_OPTIMIZERS``; the other statements of the build and the verification join
+        nothing); a user's own ``disabled_optimizers`` is kept, and restored afterwards."""
+        before = str(self._execute("SELECT current_setting('disabled_optimizers')", [])[0][0])
+        names = [n.strip() for n in before.split(",") if n.strip()]
+        added = [n for n in LOOKUP_JOIN_IDLE_OPTIMIZERS if n in self._known_optimizers() and n not in names]
+        if added:
+            self._execute(f"SET disabled_optimizers = {_literal(','.join([*names, *added]))}", [])
+        try:
+            yield
+        finally:
+            if added:
+                try:
+                    self._execute(f"SET disabled_optimizers = {_literal(before)}", [])
+                except EngineError:
+                    pass  # the connection broke: the statement's own error is the one to report
+
     @contextmanager
     def node_query_settings(self, rows: int | None, judged: bool) -> Iterator[None]:
         """For the search's many small queries over frequency sets of ``rows`` rows (None: unknown):
@@ -190,10 +223,9 @@ class DuckDBAdapter(EngineAdapter):
 
         A user's own ``disabled_optimizers`` is kept and a ``threads`` setting in the URL is left alone; the
         session's settings are restored afterwards."""
-        optimizers, threads, known = self._execute(
-            "SELECT current_setting('disabled_optimizers'), current_setting('threads'), "
-            "(SELECT list(name) FROM duckdb_optimizers())", []
-        )[0]
+        optimizers, threads = self._execute(
+            "SELECT current_setting('disabled_optimizers'), current_setting('threads')", [])[0]
+        known = self._known_optimizers()
         names = [n.strip() for n in str(optimizers).split(",") if n.strip()]
         idle = ["compressed_materialization", *(() if judged else K_ONLY_IDLE_OPTIMIZERS)]
         added = [n for n in idle if n in known and n not in names]
