@@ -9,7 +9,8 @@
 -- The distinct codes of QI i are counted over its distinct code combinations (a code at level j is a
 -- function of the code at level 0), which are few and found in one pass for all QIs: PostgreSQL sorts the
 -- input of every count(DISTINCT), and sorting the whole frequency set once per level took 0.5 s on CUP.
--- Without them the summary is one pass of sums: ADULT on DuckDB 17-19 -> 4-5 ms.
+-- Without them the summary is one pass of sums: ADULT on DuckDB 17-19 -> 4-5 ms, and one SELECT (binding the
+-- columns of a CTE again cost DuckDB 2.0 ~1.2 ms of 4.8).
 WITH totals AS (
   SELECT sum(cnt) AS n, count(*) AS r
        , sum(w0_0) AS w0_0, max(q0_0) AS m0_0, min(q0_0) AS l0_0
