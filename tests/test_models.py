@@ -334,8 +334,9 @@ def test_node_queries_run_without_the_templates_comments(engine, models: list[di
                 assert sent == "".join(line for line in shown.splitlines(keepends=True)
                                        if not line.lstrip().startswith("--"))
                 assert session.adapter.execute(sent, sent_params) == session.adapter.execute(shown, shown_params)
+                # (a k-anonymity query sums over no suppressed class to NULL)
                 assert evaluator.evaluate(node, for_metric=weights).suppressed_records == \
-                    session.adapter.execute(shown, shown_params)[0][0]
+                    (session.adapter.execute(shown, shown_params)[0][0] or 0)
 
 
 @pytest.mark.parametrize("kind", ("t_equal", "t_ordered", "t_hierarchical", "entropy_l_diversity", None))

@@ -249,11 +249,11 @@ class NodeEvaluator:
         return NodeStats(
             node=node,
             classes=counts.get("classes"),
-            suppressed_records=int(row[0]),
+            suppressed_records=int(row[0] or 0),  # NULL: no class suppressed
             suppressed_classes=counts.get("suppressed_classes"),
             dm_star=counts.get("dm_star"),
-            suppressed_weights=tuple(int(v) for v in rest[1 if self.judged else 0:]) if weights else None,
-            certain=float(rest[0]) if self.judged else float(row[0]),
+            suppressed_weights=tuple(int(v or 0) for v in rest[1 if self.judged else 0:]) if weights else None,
+            certain=float(rest[0]) if self.judged else float(row[0] or 0),
         )
 
 
