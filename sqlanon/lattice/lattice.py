@@ -153,13 +153,21 @@ class Lattice:
         fits in one stride of i, so its copies at each level of i are shifted, non-overlapping blocks: a
         product with a repunit in base 2**stride lays them all down at once."""
         mask = 1
+        repunits = self._repunits
         for (low, high), stride in zip(reversed(bounds), reversed(self.strides), strict=True):
             if high <= low:
                 return 0
             copies = high - low
-            repunit = ((1 << (stride * copies)) - 1) // ((1 << stride) - 1)
+            repunit = repunits.get((stride, copies))
+            if repunit is None:  # a division of big ints: ~half of an up-set's cost, and few distinct ones
+                repunit = repunits[stride, copies] = ((1 << (stride * copies)) - 1) // ((1 << stride) - 1)
             mask = (mask * repunit) << (low * stride)
         return mask
+
+    @cached_property
+    def _repunits(self) -> dict[tuple[int, int], int]:
+        """The repunits of ``_box``, by (stride, copies), as they are first needed."""
+        return {}
 
     def down_set(self, node: Node) -> int:
         """The node and every specialization of it."""
