@@ -572,7 +572,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--configs", default=None, type=_configs,
                    help="K/SUPPRESSION%% pairs, e.g. 5/5,10/1 (default: 5/0,5/5,2/0,10/1)")
     p.add_argument("--runs", type=int, default=5, help="timed runs per configuration; the median is reported")
-    p.add_argument("--warmup", type=int, default=0, help="untimed runs before the timed ones (default 0)")
+    p.add_argument("--warmup", type=int, default=1,
+                   help="untimed warm runs of each engine before the timed ones (default 1: the first run of a "
+                        "configuration in a process loads templates and warms caches, as ARX's figures are taken "
+                        "in a warm JVM; --cold times whole fresh processes)")
     p.add_argument("--quick", action="store_true", help="only ADULT k=5 5%% loss on DuckDB")
     p.add_argument("--cold", action="store_true",
                    help="time `sqlanon anonymize CONFIG --dry-run --json` as a fresh subprocess "
