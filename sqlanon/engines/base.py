@@ -68,8 +68,6 @@ class EngineAdapter:
         #: The connection is the caller's (``Session(..., db=connection)``): sqlanon neither opens nor closes
         #: it, restores what it changed and drops every table it created, whatever the database.
         self.borrowed = False
-        #: sqlanon's temporary tables that are views of another (DuckDB's staged coded tables): dropped as views.
-        self.views: set[str] = set()
 
     # -- connection -------------------------------------------------------------------------------
     def connect(self) -> None:  # pragma: no cover - abstract
@@ -168,11 +166,9 @@ class EngineAdapter:
 
     def drop_tables(self, tables: Sequence[str]) -> None:
         """Drop these tables (unqualified names of sqlanon's temporary tables) where they exist, in one round
-        trip (``drop_tables.sql.j2``); those this adapter made as views (``views``) are dropped as views."""
+        trip (``drop_tables.sql.j2``)."""
         if tables:
-            self.run("drop_tables.sql.j2", tables=[t for t in tables if t not in self.views],
-                     views=[t for t in tables if t in self.views])
-            self.views.difference_update(tables)
+            self.run("drop_tables.sql.j2", tables=list(tables))
 
     def bulk_insert(self, table: str, columns: int, rows: Sequence[Sequence[Any]]) -> None:
         """Insert many rows of configuration data (hierarchies) into ``table`` (already quoted)."""

@@ -272,11 +272,9 @@ class DuckDBAdapter(EngineAdapter):
 
     def create_coded_tables(self, batch: Sequence[Any], staging: str | None = None) -> None:
         """All of them filled from one CSV read into ``staging`` (``create_coded_table.sql.j2`` with a
-        ``part`` column), then split into views of it with one call (``split_coded_tables.sql.j2``): eight
-        ADULT-sized coded tables 14.6 -> 10.7 ms as copies (a CSV read cost ~1 ms each, a CREATE ~0.35 ms more;
-        runs alternated in one process, ADULT k=5 0% 109 -> 103 and 112 -> 108 ms, FARS 211 -> 206 ms), and
-        as views rather than copies 7.2 -> 2.2 ms on DuckDB 2.0, the build reading them ~2 ms slower. The
-        staging table outlives its views, which ``drop_tables`` drops as views. Not on PostgreSQL, where one
+        ``part`` column), then split with one call (``split_coded_tables.sql.j2``): eight ADULT-sized coded
+        tables 14.6 -> 10.7 ms (a CSV read cost ~1 ms each, a CREATE ~0.35 ms more); runs alternated in one
+        process, ADULT k=5 0% 109 -> 103 and 112 -> 108 ms, FARS 211 -> 206 ms. Not on PostgreSQL, where one
         COPY and a table per statement made FARS no faster (661 / 679 ms)."""
         if staging is None or len(batch) < 2:
             super().create_coded_tables(batch, staging)
@@ -289,7 +287,6 @@ class DuckDBAdapter(EngineAdapter):
         ])
         self.run("split_coded_tables.sql.j2", staging=staging,
                  tables=[{"table": coded.table, "height": coded.height} for coded in batch])
-        self.views.update(coded.table for coded in batch)
 
     def column_names(self, table: Sequence[str]) -> list[str]:
         try:
