@@ -424,6 +424,10 @@ CASES: dict[str, tuple[str, dict[str, Any]]] = {
         "summarize_frequency_set.sql.j2",
         {"table": f"{PREFIX}fs", "heights": [3, 2, 1], "distinct": True},
     ),
+    "summarize_frequency_set_distinct_hashed": (
+        "summarize_frequency_set.sql.j2",
+        {"table": f"{PREFIX}fs", "heights": [3, 2, 1], "distinct": True, "hashed_distinct": True, "k": 5},
+    ),
     "survey_hierarchy": ("survey_hierarchy.sql.j2", {"lookup": f"{PREFIX}h0", "height": 4, "sequences": WEIRD}),
     "validate_hierarchy": (
         "validate_hierarchy.sql.j2",

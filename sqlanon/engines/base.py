@@ -55,6 +55,10 @@ class EngineAdapter:
     #: k-anonymity queries of nodes above level 0 of a QI or two read a copy of the code table rolled up to
     #: level 1 there (``rollup.py``): fewer rows, where a query costs per row (PostgreSQL).
     ROLLUPS: ClassVar[bool] = False
+    #: count(DISTINCT) hashes its input (DuckDB), so the summary counts each level's distinct codes directly;
+    #: PostgreSQL sorts the input of each one, and counts them over the code combinations of each QI instead
+    #: (``summarize_frequency_set.sql.j2``).
+    HASHED_COUNT_DISTINCT: ClassVar[bool] = False
     #: A sliced check reads a part of the code table by its rows' range of positions (a TID range scan,
     #: ``create_part_ranges.sql.j2``) instead of through an index on the part (``reads_part_ranges``).
     PART_RANGES: ClassVar[bool] = False

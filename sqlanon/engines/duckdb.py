@@ -51,6 +51,8 @@ class DuckDBAdapter(EngineAdapter):
     # values): 26-30 -> 23-25 ms per query, the CASE level columns included. k-only queries (~0.6 ms to
     # parse) are cheaper with their own plans (see evaluator).
     PREPARED_NODE_QUERIES = True
+    # ADULT's summary with the distinct codes DM*'s bound reads: 16.6 -> 13.4 ms (PostgreSQL: 17 -> 32 ms).
+    HASHED_COUNT_DISTINCT = True
 
     def __init__(self, database: str, display_url: str, create: bool = True,
                  settings: dict[str, str] | None = None) -> None:

@@ -96,7 +96,7 @@ class FrequencySet:
                     sensitive=list(sensitive))
         heights = [h.height for h in hierarchies]
         row = adapter.run("summarize_frequency_set.sql.j2", table=table, heights=heights, distinct=count_distinct,
-                          k=slice_check[0] if slice_check else None)[0]
+                          hashed_distinct=adapter.HASHED_COUNT_DISTINCT, k=slice_check[0] if slice_check else None)[0]
         records, distinct = int(row[0] or 0), int(row[1])
         sums, counts, single, maxima, spans, pos = [], [], [], [], [], 2
         for h in heights:
