@@ -142,10 +142,14 @@ class FlashStrategy(SearchStrategy):
         for level in problem.lattice.nodes_by_height():
             for node in problem.by_bound(level):
                 # A node whose bound cannot beat the incumbent is skipped with all its
-                # generalizations (their bounds are at least as large): ARX's pruning by bounds. A node
-                # that suppresses too much to beat it starts no path; its generalizations start their own.
-                # CUP k=5 5% Loss: 69 -> 51 nodes checked.
-                if (problem.space.tag(node) is None and not problem.prunable(node) and not problem.dominated(node)
+                # generalizations (their bounds are at least as large): ARX's pruning by bounds. The level
+                # is sorted by bound key and the incumbent only improves, so the rest of the level is
+                # prunable too (CUP k=5 5%: 9,000 nodes looked at, 32 ms of Python, without this).
+                if problem.prunable(node):
+                    break
+                # A node that suppresses too much to beat it starts no path; its generalizations start their
+                # own. CUP k=5 5% Loss: 69 -> 51 nodes checked.
+                if (problem.space.tag(node) is None and not problem.dominated(node)
                         and not problem.outweighed_by_suppression(node)):
                     lowest = self._check_path(problem, self._find_path(problem, node))
                     if lowest is not None:
