@@ -190,24 +190,38 @@ class DuckDBAdapter(EngineAdapter):
             self._optimizers = frozenset(r[0] for r in self._execute("SELECT name FROM duckdb_optimizers()", []))
         return self._optimizers
 
+    def _disabling(self, current: str, idle: Sequence[str]) -> str | None:
+        """The ``disabled_optimizers`` value (a literal) that adds the passes of ``idle`` this DuckDB knows to
+        ``current``, a user's own value, which is kept; None when none is added."""
+        names = [n.strip() for n in current.split(",") if n.strip()]
+        added = [n for n in idle if n in self._known_optimizers() and n not in names]
+        return _literal(",".join([*names, *added])) if added else None
+
+    @contextmanager
+    def _settings(self, changed: dict[str, str], before: dict[str, str]) -> Iterator[None]:
+        """The block run with the ``changed`` settings (values as SQL literals), their ``before`` values set
+        again afterwards, after an error too."""
+        for name, value in changed.items():
+            self._execute(f"SET {name} = {value}", [])
+        try:
+            yield
+        finally:
+            try:
+                for name in changed:
+                    self._execute(f"SET {name} = {before[name]}", [])
+            except EngineError:
+                pass  # the connection broke: the statement's own error is the one to report
+
     @contextmanager
     def aggregate_settings(self) -> Iterator[None]:
         """Without the optimizer passes that the frequency set's joins gain nothing from
         (``LOOKUP_JOIN_IDLE_OPTIMIZERS``; the other statements of the build and the verification join
         nothing); a user's own ``disabled_optimizers`` is kept, and restored afterwards."""
         before = str(self._execute("SELECT current_setting('disabled_optimizers')", [])[0][0])
-        names = [n.strip() for n in before.split(",") if n.strip()]
-        added = [n for n in LOOKUP_JOIN_IDLE_OPTIMIZERS if n in self._known_optimizers() and n not in names]
-        if added:
-            self._execute(f"SET disabled_optimizers = {_literal(','.join([*names, *added]))}", [])
-        try:
+        value = self._disabling(before, LOOKUP_JOIN_IDLE_OPTIMIZERS)
+        with self._settings({"disabled_optimizers": value} if value else {},
+                            {"disabled_optimizers": _literal(before)}):
             yield
-        finally:
-            if added:
-                try:
-                    self._execute(f"SET disabled_optimizers = {_literal(before)}", [])
-                except EngineError:
-                    pass  # the connection broke: the statement's own error is the one to report
 
     @contextmanager
     def node_query_settings(self, rows: int | None, judged: bool) -> Iterator[None]:
@@ -227,26 +241,13 @@ class DuckDBAdapter(EngineAdapter):
         session's settings are restored afterwards."""
         optimizers, threads = self._execute(
             "SELECT current_setting('disabled_optimizers'), current_setting('threads')", [])[0]
-        known = self._known_optimizers()
-        names = [n.strip() for n in str(optimizers).split(",") if n.strip()]
-        idle = ["compressed_materialization", *(() if judged else K_ONLY_IDLE_OPTIMIZERS)]
-        added = [n for n in idle if n in known and n not in names]
-        changed: dict[str, str] = {}
-        if added:
-            changed["disabled_optimizers"] = _literal(",".join([*names, *added]))
+        value = self._disabling(str(optimizers),
+                                ["compressed_materialization", *(() if judged else K_ONLY_IDLE_OPTIMIZERS)])
+        changed = {"disabled_optimizers": value} if value else {}
         if rows is not None and rows <= ROW_GROUP_ROWS and "threads" not in self.settings and int(threads) > 1:
             changed["threads"] = "1"
-        before = {"disabled_optimizers": _literal(str(optimizers)), "threads": str(int(threads))}
-        for name, value in changed.items():
-            self._execute(f"SET {name} = {value}", [])
-        try:
+        with self._settings(changed, {"disabled_optimizers": _literal(str(optimizers)), "threads": str(int(threads))}):
             yield
-        finally:
-            try:
-                for name in changed:
-                    self._execute(f"SET {name} = {before[name]}", [])
-            except EngineError:
-                pass  # the connection broke: the search's own error is the one to report
 
     def bulk_insert(self, table: str, columns: int, rows: Sequence[Sequence[Any]]) -> None:
         # DuckDB runs executemany one row at a time and large multi-row VALUES statements slowly
