@@ -23,12 +23,15 @@ from .criteria import criteria_from_config
 from .errors import ConfigError, EngineError, InputError, NoSolutionError, WriteConflict
 from .evaluation import NodeEvaluator
 from .history import DEFAULT_SCHEMA, RunRecorder
-from .identifiers import display_name, parse_qualified_name
+from .identifiers import Relation, display_name, parse_qualified_name
 from .lattice import Node
+from .lattice.budget import LatticeBudget, lattice_budget
 from .lattice.search import STRATEGIES, SearchProblem
 from .lattice.search.exhaustive import ExhaustiveStrategy
 from .metrics import METRICS, metric_by_name
 from .output import verify_output, write_output
+from .output.target import check_output_identity, check_output_writable, require_existing, resolve
+from .paths import check_writable_file
 from .report.formats import report_format
 from .session import PreparedData, Session, SmallerThanKError
 
@@ -125,8 +128,9 @@ def _execute(
 ) -> AnonymizationResult:
     from .report import write_report
 
-    for path in reports:
-        report_format(path)  # refuse an unknown format before any work
+    for path in reports:  # refuse an unknown format or an unwritable path before any work
+        report_format(path)
+        check_writable_file(path, "--report")
     started = time.perf_counter()
     with Session(cfg, db) as session:
         # An in-memory database vanishes with the run: recording history there would only cost time.
@@ -153,8 +157,9 @@ def _run(
     session: Session, cfg: AnonymizeConfig, started: float, dry_run: bool, progress: ProgressCallback | None,
     fixed: dict[str, int] | None, on_violation: str, want_report: bool,
 ) -> AnonymizationResult:
-    target = parse_qualified_name(cfg.output.table)
     adapter = session.adapter
+    output = _resolve_names(session, cfg)
+    target = output.parts
     try:
         data = session.prepare()
     except SmallerThanKError as exc:
@@ -163,16 +168,19 @@ def _run(
         # A batch with fewer records than k violates k under every transformation: for a scheduled apply that
         # is a batch to hold back (exit 3), not a configuration mistake.
         raise NoSolutionError(f"this batch violates k: {exc}; nothing was written") from None
-    if target == data.source:
-        raise session.named(
-            ConfigError(f"output.table: the output must not be the source table ({display_name(target)})")
-        )
-    # A dry run skips the lookup: DuckDB's first failed one builds its "did you mean" catalog (~6 ms, ADULT).
-    if not dry_run and cfg.output.if_exists == "fail" and adapter.table_exists(target):
-        raise session.named(ConfigError(
-            f"output.table: table {display_name(target)} already exists in {adapter.display_url} "
-            f"(set output.if_exists: replace to overwrite it)"
-        ))
+    if not dry_run:  # a dry run writes nothing, so where it would write is not its concern
+        try:
+            check_output_writable(adapter, output, key="output.table", if_exists=cfg.output.if_exists)
+            if cfg.output.csv is not None:
+                if not adapter.SUPPORTS_CSV_SOURCE:
+                    raise ConfigError(f"output.csv: the {adapter.name} engine cannot write client CSV files")
+                check_writable_file(cfg.resolve(cfg.output.csv), "output.csv", create_folders=True)
+        except ConfigError as exc:
+            raise session.named(exc) from None
+    try:
+        _budget(cfg, data).require()  # before anything sized by the lattice
+    except ConfigError as exc:
+        raise session.named(exc) from None
     metric = metric_by_name(cfg.search.metric)
     criteria = criteria_from_config(cfg)
     evaluator = NodeEvaluator(
@@ -237,7 +245,7 @@ def _run(
         statements=adapter.statements,
         seconds=round(time.perf_counter() - started, 4),
         source_table=data.source_display,
-        output_table=None if dry_run else display_name(target),
+        output_table=None if dry_run else display_name(parse_qualified_name(cfg.output.table)),
         output_rows=output_rows,
         verified=None if dry_run else bool(verification and verification["verified"]),
         verification=verification,
@@ -250,6 +258,34 @@ def _run(
         result.report = _report(session, cfg, data, node, stats, problem, result, None if dry_run else target,
                                 histogram)
     return result
+
+
+def _resolve_names(session: Session, cfg: AnonymizeConfig) -> Relation:
+    """Every table name of the config as the database resolves it, before any work: the source (kept on the
+    session for the run to read), and the output, refused when it is or would replace a relation the run reads
+    (the source, a hierarchy table, a delta-presence population) or lies in the history schema
+    (``output.target``)."""
+    adapter = session.adapter
+    read: list[tuple[str, Relation]] = []
+    try:
+        if cfg.source.table is not None:
+            session.source_relation = require_existing(adapter, resolve(adapter, cfg.source.table), "source.table")
+            read.append(("source.table", session.source_relation))
+        for name, attr in cfg.attributes.items():
+            if attr.hierarchy is not None and attr.hierarchy.table is not None:
+                read.append((f"attributes.{name}.hierarchy.table", resolve(adapter, attr.hierarchy.table)))
+        if cfg.privacy.delta_presence is not None:
+            read.append(("privacy.delta_presence.population_table",
+                         resolve(adapter, cfg.privacy.delta_presence.population_table)))
+        output = resolve(adapter, cfg.output.table)
+        check_output_identity(adapter, output, read, key="output.table", history_schema=cfg.history.schema)
+    except ConfigError as exc:
+        raise session.named(exc) from None
+    return output
+
+
+def _budget(cfg: AnonymizeConfig, data: PreparedData) -> LatticeBudget:
+    return lattice_budget(cfg.quasi_identifiers, data.lattice.max_levels, cfg.search.max_lattice_nodes)
 
 
 def _node_rows(report: dict[str, Any] | None) -> list[tuple[str, str, float | None]]:
@@ -269,9 +305,27 @@ def _search(cfg: AnonymizeConfig, data: PreparedData, problem: SearchProblem, cr
         raise NoSolutionError(
             f"no transformation within the generalization limits keeps suppression within "
             f"{data.ctx.max_suppressed} of {data.ctx.records} records for k={cfg.privacy.k} ({models}) "
-            f"({found.nodes_evaluated} nodes evaluated); raise max_level, the suppression limit, or lower k"
+            f"({found.nodes_evaluated} nodes evaluated); "
+            + (_unreachable_models(data, criteria) or "raise max_level, the suppression limit, or lower k")
         )
     return found.node
+
+
+def _unreachable_models(data: PreparedData, criteria: list) -> str | None:
+    """The models that no class can ever meet, whatever the generalization: more distinct values required
+    (distinct/entropy/recursive l-diversity's l, p-sensitivity's p) than the sensitive attribute has."""
+    sizes = {s["column"]: s["domain_size"] for s in data.fset.sensitive}
+    found = []
+    for criterion in criteria:
+        needed = getattr(criterion, "p", None) if criterion.kind == "p_sensitivity" else getattr(criterion, "l", None)
+        name = criterion.attribute_name
+        if needed is not None and name in sizes and needed > sizes[name]:
+            parameter = "p" if criterion.kind == "p_sensitivity" else "l"
+            found.append(f"attributes.{name}: {criterion.kind} needs {parameter}={needed} distinct values in "
+                         f"every class, but {name!r} has only {sizes[name]} distinct values in the whole table")
+    if not found:
+        return None
+    return "; ".join(found) + f"; lower {'them' if len(found) > 1 else 'it'} to at most the number of values"
 
 
 def _apply_fixed(cfg: AnonymizeConfig, data: PreparedData, problem: SearchProblem, fixed: dict[str, int],
@@ -519,9 +573,10 @@ def _verify_models(
     context = {**evaluator.context(node, False), "table": table}
     stats = evaluator.stats_from_row(node, adapter.run("evaluate_node.sql.j2", **context)[0], False)
     failed_records, failed_classes = stats.suppressed_records, stats.suppressed_classes
-    mask = cfg.output.suppressed_rows == "mask"
-    # Removed: nothing written may fail. Masked: only the all-'*' class may (when every QI is at its top).
-    ok = failed_records == 0 if not mask else failed_records <= data.ctx.max_suppressed
+    # No written class may fail, in either mode. Masked rows ('*' in every QI) are no label of the chosen
+    # levels, so they drop out of the verification set (verify_output counts them against the limit); only
+    # where every chosen level has a '*' label (the top) do they form a class, and then it is a released one.
+    ok = failed_records == 0
     return {
         "models_verified": ok,
         "models_checked": [m["kind"] for m in evaluator.models],
@@ -559,9 +614,24 @@ def validate(config: AnonymizeConfig | str | Path, *, db: str | Any = None) -> d
             "distinct_combinations": data.fset.distinct,
             "hierarchy_heights": {h.attribute: h.height for h in data.hierarchies},
             "lattice_size": data.lattice.size,
+            "search": _search_plan(cfg, data),
             "suppression_limit": data.ctx.max_suppressed,
             "database": session.adapter.display_url,
         }
+
+
+def _search_plan(cfg: AnonymizeConfig, data: PreparedData) -> dict[str, Any]:
+    """What ``anonymize`` would do with this lattice: its strategy, or why it would refuse."""
+    budget = _budget(cfg, data)
+    plan = {"strategy": cfg.search.strategy, "lattice_size": budget.size,
+            "max_lattice_nodes": budget.limit, "estimated_memory_bytes": budget.estimated_bytes,
+            "runs": budget.fits, "refusal": budget.message or None}
+    if budget.fits and cfg.search.strategy == "exhaustive" and budget.size > cfg.search.max_exhaustive_nodes \
+            and not cfg.search.force:
+        plan["runs"] = False
+        plan["refusal"] = (f"search.strategy: exhaustive search of {budget.size} nodes exceeds "
+                           f"search.max_exhaustive_nodes ({cfg.search.max_exhaustive_nodes})")
+    return plan
 
 
 def explain(config: AnonymizeConfig | str | Path, *, node: dict[str, int] | None = None,
@@ -587,10 +657,45 @@ def explain(config: AnonymizeConfig | str | Path, *, node: dict[str, int] | None
             qis=[{"column": h.attribute, "coded": h.coded_table, "height": h.height} for h in data.hierarchies],
             basic=cfg.privacy.null_handling == "basic", sensitive=list(data.fset.sensitive),
         )
+        # Run the node's query once: it makes any table a run makes on first use (the code table), so every
+        # table the printed query names was there, and the query is known to run.
+        evaluator.evaluate(levels)
         sql, params = evaluator.sql(levels)
         shown = ", ".join(f"{q}={lvl}" for q, lvl in zip(qis, levels, strict=True))
-        return (
-            f"-- engine: {session.adapter.name}\n-- frequency set (built once per run)\n"
-            f"{session.adapter.display_sql(fs_sql)}-- bind parameters: {fs_params}\n\n-- node {shown}\n"
-            f"{session.adapter.display_sql(sql)}-- bind parameters: {params}\n"
-        )
+        # Bind parameters are written in as literals, so the statements run as printed once the run's
+        # temporary tables exist; the header names each of them (they were dropped when the session ended).
+        statements = [session.adapter.display_sql(fs_sql, fs_params).rstrip() + ";",
+                      session.adapter.display_sql(sql, params).rstrip() + ";"]
+        fset = data.fset
+        known = {
+            session.prefix + "src": f"the source, {data.source_display}, read into a temporary table",
+            fset.table: "the frequency set: the first statement below creates it",
+            fset.codes_table: "the frequency set's counts and codes alone (a copy without the Loss weights)",
+            fset.code_weights: "each code's Loss weight",
+            **{h.coded_table: f"the hierarchy of {h.attribute}, integer-coded: value, g<level> (codes), "
+                              f"w<level> (Loss weights)" for h in data.hierarchies},
+            **{h.values_table: f"the hierarchy of {h.attribute} as written: value, l<level> (labels)"
+               for h in data.hierarchies if h.values_table != h.coded_table},
+        }
+        import re
+
+        names = sorted(set(re.findall(re.escape(session.prefix) + r"\w+", "\n".join(statements))))
+        width = max((len(n) for n in names), default=0) + 2
+        header = [
+            f"-- sqlanon explain {cfg.source_file}: node {shown}",
+            f"-- engine: {session.adapter.name}",
+            "-- Bind parameters are written in place as SQL literals.",
+        ]
+        if names:
+            header += [
+                f"-- The tables named {session.prefix}* are the run's TEMPORARY tables: they existed only in",
+                "-- sqlanon's session while it ran: explain built them, ran the node query, then dropped them.",
+                "-- To run the statements below, create them first in one session, or put your own tables in",
+                "-- their place:",
+                *(f"--   {name.ljust(width)}{known.get(name) or 'a temporary table derived from the frequency set'}"
+                  for name in names),
+            ]
+        return "\n".join([
+            *header, "", "-- frequency set (built once per run)", statements[0], "", f"-- node {shown}",
+            statements[1], "",
+        ])

@@ -49,6 +49,7 @@ m' rows); the other measures scale with the number of (class, value) cells.
 from __future__ import annotations
 
 import csv
+import math
 import re
 import secrets
 from collections.abc import Mapping, Sequence
@@ -61,7 +62,8 @@ from .engines import EngineAdapter, adapter_for_url
 from .errors import ConfigError, InputError
 from .hierarchy.loading import _validate as validate_hierarchy_rows
 from .hierarchy.loading import describe_lookup
-from .identifiers import display_name, parse_qualified_name
+from .identifiers import display_name, parse_qualified_name, parse_spelled_name
+from .output.verify import class_distribution
 
 DEFAULT_C = 3.0
 
@@ -109,13 +111,28 @@ class CheckResult:
     k_anonymous: bool | None
     sensitive: dict[str, dict[str, Any]] | None = field(default=None)
     delta_presence: dict[str, Any] | None = field(default=None)
+    #: With ``masked_as_suppressed``: rows whose every quasi-identifier is '*', counted as suppressed records
+    #: (excluded from ``classes`` and the class sizes above, included in ``rows``).
+    masked_rows: int | None = field(default=None)
+    #: With ``masked_as_suppressed``: the most masked rows allowed (None: no limit given).
+    suppression_limit: int | None = field(default=None)
+    #: With a ``suppression_limit``: whether ``masked_rows`` is within it.
+    within_suppression_limit: bool | None = field(default=None)
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
         for key in ("sensitive", "delta_presence"):
             if data[key] is None:
                 del data[key]
+        if self.masked_rows is None:  # without --masked-as-suppressed the report keeps its keys of before
+            for key in ("masked_rows", "suppression_limit", "within_suppression_limit"):
+                del data[key]
         return data
+
+    @property
+    def passed(self) -> bool:
+        """k-anonymous (when k was given) and the masked rows within the limit (when one was given)."""
+        return self.k_anonymous is not False and self.within_suppression_limit is not False
 
 
 def parse_hierarchy_specs(specs: Sequence[str]) -> dict[str, Path]:
@@ -134,6 +151,35 @@ def parse_hierarchy_specs(specs: Sequence[str]) -> dict[str, Path]:
             raise ConfigError(f"--hierarchy: attribute {name!r} given twice (value {spec!r})")
         result[name] = Path(path.strip())
     return result
+
+
+def parse_suppression_limit(value: str | int | float | Fraction | None) -> int | Fraction | None:
+    """``--suppression-limit``: an integer is a count of records, a number with a point a fraction in [0, 1]
+    of the table's rows (as ``privacy.suppression_limit``; floored).
+
+    >>> parse_suppression_limit("3"), parse_suppression_limit("0.05"), parse_suppression_limit(None)
+    (3, Fraction(1, 20), None)
+    """
+    if value is None:
+        return None
+    text = str(value).strip()
+    try:
+        if isinstance(value, bool):
+            raise ValueError
+        if isinstance(value, int) or (isinstance(value, str) and re.fullmatch(r"[+-]?\d+", text)):
+            count = int(text)
+            if count < 0:
+                raise ValueError
+            return count
+        fraction = value if isinstance(value, Fraction) else Fraction(text)
+    except (ValueError, ZeroDivisionError):
+        raise ConfigError(
+            f"--suppression-limit: expected a count (e.g. 10) or a fraction of the rows in [0, 1] "
+            f"(e.g. 0.05) (got {value!r})"
+        ) from None
+    if not 0 <= fraction <= 1:
+        raise ConfigError(f"--suppression-limit: a fraction must be in [0, 1] (got {value})")
+    return fraction
 
 
 def _parse_c(c: float | int | str | Fraction) -> Fraction:
@@ -173,12 +219,26 @@ def check(
     hierarchies: Mapping[str, str | Path] | None = None,
     population: str | None = None,
     c: float | int | str | Fraction = DEFAULT_C,
+    masked_as_suppressed: bool = False,
+    suppression_limit: str | int | Fraction | None = None,
 ) -> CheckResult:
-    """Measure k-anonymity and the sensitive-attribute models of an existing table (NULL is a value)."""
+    """Measure k-anonymity and the sensitive-attribute models of an existing table (NULL is a value).
+
+    With ``masked_as_suppressed``, rows whose every quasi-identifier is '*' (masked by ``suppressed_rows:
+    mask``, as ARX writes suppressed records) are suppressed records: they are left out of the classes and
+    reported as ``masked_rows``, held to ``suppression_limit`` (a count, or a fraction of the rows) if given.
+    An empty table is an input error: there is nothing to measure, and "k-anonymous" would be vacuous.
+    """
     if not qis:
         raise ConfigError("--qi: give at least one quasi-identifier column")
     if k is not None and k < 1:
         raise ConfigError(f"--k: must be >= 1 (got {k})")
+    if suppression_limit is not None and not masked_as_suppressed:
+        raise ConfigError(
+            f"--suppression-limit: limits the masked rows, so it needs --masked-as-suppressed "
+            f"(got --suppression-limit {suppression_limit})"
+        )
+    limit_spec = parse_suppression_limit(suppression_limit)
     attributes = list(dict.fromkeys(sensitive or []))
     hierarchy_paths = {name: Path(path) for name, path in (hierarchies or {}).items()}
     for name, path in hierarchy_paths.items():
@@ -198,6 +258,10 @@ def check(
     adapter.connect()
     created: list[str] = []
     try:
+        # As the database resolves them (its case rule, search_path), like every name sqlanon reads.
+        parts = adapter.resolve_relation(parse_spelled_name(table)).parts
+        if population is not None:
+            population_parts = adapter.resolve_relation(parse_spelled_name(population)).parts
         try:
             columns = adapter.column_names(parts)
         except Exception:
@@ -232,6 +296,12 @@ def check(
 
         with adapter.aggregate_settings():
             row = adapter.run("check_table.sql.j2", table=parts, qis=qis, k=k if k is not None else 1)[0]
+        if int(row[0]) == 0:
+            raise InputError(
+                f"--table: table {display_name(parts)} in {adapter.display_url} is empty (0 rows): "
+                f"there are no equivalence classes to check"
+            )
+        distribution = class_distribution(adapter, parts, qis) if masked_as_suppressed else None
         measures: dict[str, dict[str, Any]] | None = None
         if attributes:
             types = adapter.run("audit_column_types.sql.j2", table=parts, columns=attributes)[0]
@@ -251,6 +321,19 @@ def check(
             adapter.close()
 
     rows_, classes, smallest, largest, below, below_records, with_null = row
+    masked = limit = within = None
+    if distribution is not None:
+        # The same class sizes without the all-'*' class, whose rows are reported as suppressed instead.
+        kept = [(size, count) for size, star, count in distribution if not star]
+        masked = sum(size * count for size, star, count in distribution if star)
+        classes = sum(count for _, count in kept)
+        smallest = min((size for size, _ in kept), default=None)
+        largest = max((size for size, _ in kept), default=None)
+        below = sum(count for size, count in kept if k is not None and size < k)
+        below_records = sum(size * count for size, count in kept if k is not None and size < k)
+        if limit_spec is not None:
+            limit = limit_spec if isinstance(limit_spec, int) else math.floor(limit_spec * int(rows_))
+            within = masked <= limit
     return CheckResult(
         table=display_name(parts),
         quasi_identifiers=qis,
@@ -265,6 +348,9 @@ def check(
         k_anonymous=None if k is None else int(below) == 0,
         sensitive=measures,
         delta_presence=presence,
+        masked_rows=masked,
+        suppression_limit=limit,
+        within_suppression_limit=within,
     )
 
 
@@ -453,4 +539,6 @@ def format_report(result: CheckResult) -> list[str]:
     return lines
 
 
-__all__ = ["CheckResult", "check", "format_report", "numeric_kind", "parse_hierarchy_specs"]
+__all__ = [
+    "CheckResult", "check", "format_report", "numeric_kind", "parse_hierarchy_specs", "parse_suppression_limit",
+]

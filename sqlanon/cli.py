@@ -1,11 +1,13 @@
 """Command line interface (click), thin over the Python API in ``sqlanon.api``.
 
-Exit codes: 0 success, 2 invalid config or input, 3 no feasible node within the limits, 1 unexpected error.
+Exit codes: 0 success, 2 invalid config or input, 3 no feasible node within the limits, 1 unexpected error,
+141 (128 + SIGPIPE, as other Unix tools) when the reader of stdout went away (``sqlanon demo | head -1``).
 """
 
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -27,9 +29,30 @@ def _emit_error(exc: BaseException, as_json: bool) -> int:
     return code
 
 
+#: The exit status of a process that SIGPIPE ended (128 + 13), as shells report it for other tools.
+EXIT_BROKEN_PIPE = 141
+
+
+def _stdout_gone() -> None:
+    """The reader of stdout closed it (``sqlanon demo | head -1``): stop quietly, as Unix tools do.
+
+    Python flushes stdout once more at exit, which would raise again and print a traceback: stdout is first
+    pointed at /dev/null (Python's documentation, "Note on SIGPIPE"). Nothing is printed: the reader is gone,
+    and on stderr a message would only clutter a pipeline that ends early on purpose.
+    """
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # stdout without a file descriptor (tests' captured output)
+        pass
+    sys.exit(EXIT_BROKEN_PIPE)
+
+
 def _run(as_json: bool, action: Callable[[], Any]) -> None:
     try:
         action()
+    except BrokenPipeError:
+        _stdout_gone()
     except KeyboardInterrupt:
         if as_json:
             click.echo(json.dumps({"status": "interrupted", "error": "interrupted; nothing was written",
@@ -114,32 +137,43 @@ def anonymize(config: Path, db: str | None, dry_run: bool, reports: tuple[Path, 
       sqlanon anonymize adult.yaml --dry-run --save-transformation adult-transformation.json
     """
     from .api import anonymize as run
+    from .config import load_config
 
     def action() -> None:
+        cfg = load_config(config)
+        if save_transformation is not None:  # before the run, not after its write
+            from .paths import check_writable_file
+
+            check_writable_file(_json_path(save_transformation), "--save-transformation")
         progress = _progress(not (as_json or quiet))
         try:
-            result = run(config, db=db, dry_run=dry_run, progress=progress, report=list(reports))
+            result = run(cfg, db=db, dry_run=dry_run, progress=progress, report=list(reports))
         finally:
             if progress is not None:
                 progress.end()
         if save_transformation is not None:
             _save_json(save_transformation, result.transformation_document())
-        _finish(result, as_json, dry_run)
+        # A relative DuckDB path in the config is relative to the config's folder; one given with --db, to here.
+        _finish(result, as_json, dry_run, Path.cwd() if db else cfg.base_dir, cfg.history.schema)
 
     _run(as_json, action)
+
+
+def _json_path(path: Path) -> Path:
+    return path if path.suffix.lower() == ".json" else path.with_name(path.name + ".json")
 
 
 def _save_json(path: Path, document: dict[str, Any]) -> None:
     from .report import write_report
 
-    write_report(document, path if path.suffix.lower() == ".json" else path.with_name(path.name + ".json"))
+    write_report(document, _json_path(path))
 
 
-def _finish(result: Any, as_json: bool, dry_run: bool) -> None:
+def _finish(result: Any, as_json: bool, dry_run: bool, base_dir: Path | None, schema: str | None) -> None:
     if as_json:
         click.echo(json.dumps(result.to_dict()))
     else:
-        click.echo(_summary(result))
+        click.echo(_summary(result, base_dir, schema))
     if not dry_run and not result.verified:
         sys.exit(1)
 
@@ -189,12 +223,57 @@ def apply(run_id: str | None, transformation: Path | None, source: str, output: 
         finally:
             if progress is not None:
                 progress.end()
-        _finish(result, as_json, dry_run)
+        _finish(result, as_json, dry_run, *_apply_recorded_in(transformation, db, schema))
 
     _run(as_json, action)
 
 
-def _summary(result: Any) -> str:
+def _apply_recorded_in(transformation: Path | None, db: str | None,
+                       schema: str | None) -> tuple[Path | None, str | None]:
+    """(folder a relative DuckDB path is relative to, history schema) of the database an apply run is recorded in:
+    --db is relative to here; without it, the transformation file's recorded config and folder apply."""
+    if db or transformation is None:
+        return Path.cwd(), schema
+    try:
+        document = json.loads(transformation.read_text(encoding="utf-8"))
+        base, history = document.get("base_dir"), (document.get("config") or {}).get("history") or {}
+    except (OSError, ValueError, AttributeError):
+        return None, schema
+    return (Path(base) if isinstance(base, str) else None), history.get("schema") or schema
+
+
+def _url_from_here(url: str, base_dir: Path | None) -> str:
+    """A (masked) database URL that works from the current folder: a relative DuckDB path is relative to
+    ``base_dir`` (the config's folder), so it is shown relative to here, or absolute outside it."""
+    from urllib.parse import quote, unquote
+
+    if not url.startswith("duckdb:///") or base_dir is None:
+        return url
+    path, sep, query = url[len("duckdb:///"):].partition("?")
+    local = Path(unquote(path))
+    if path in ("", ":memory:") or local.is_absolute():
+        return url
+    target = (base_dir / local).resolve()
+    try:
+        shown = target.relative_to(Path.cwd().resolve())
+    except ValueError:
+        shown = target
+    return "duckdb:///" + quote(shown.as_posix(), safe="/:@~+=,-._") + sep + query
+
+
+def _runs_show(run_id: str, database: str, base_dir: Path | None, schema: str | None) -> str:
+    """The ``sqlanon runs show`` command for a run, ready to paste (shell-quoted where needed)."""
+    import shlex
+
+    from .history import DEFAULT_SCHEMA
+
+    command = f"sqlanon runs show {run_id[:8]} --db {shlex.quote(_url_from_here(database, base_dir))}"
+    if schema and schema != DEFAULT_SCHEMA:
+        command += f" --schema {shlex.quote(schema)}"
+    return command
+
+
+def _summary(result: Any, base_dir: Path | None = None, schema: str | None = None) -> str:
     lines = [
         f"{'dry run' if result.dry_run else 'anonymized'} {result.source_table} ({result.rows} rows) "
         f"in {result.seconds:.2f}s on {result.database}",
@@ -208,7 +287,7 @@ def _summary(result: Any) -> str:
         f"  nodes evaluated: {result.nodes_evaluated} of {result.lattice_size} ({result.statements} SQL statements)",
     ]
     if result.run_id:
-        lines.append(f"  run id: {result.run_id} (sqlanon runs show {result.run_id[:8]} --db ...)")
+        lines.append(f"  run id: {result.run_id} ({_runs_show(result.run_id, result.database, base_dir, schema)})")
     if not result.dry_run:
         v = result.verification
         lines.append(
@@ -237,14 +316,22 @@ def _summary(result: Any) -> str:
                    "(delta-presence).")
 @click.option("--c", "c", type=float, default=3.0, show_default=True,
               help="c of recursive (c,l)-diversity (> 0).")
+@click.option("--masked-as-suppressed", is_flag=True,
+              help="Rows whose every quasi-identifier is '*' (suppressed_rows: mask, ARX) are suppressed records: "
+                   "left out of the classes and reported as a separate count.")
+@click.option("--suppression-limit", metavar="N|FRACTION",
+              help="With --masked-as-suppressed: the most masked rows allowed, a count (10) or a fraction of the "
+                   "rows (0.05, floored); exit 3 above it.")
 @click.option("--json", "as_json", is_flag=True, help="Print exactly one JSON object on stdout.")
 def check(db: str, table: str, qi: str, k: int | None, sensitive: str | None, hierarchy: tuple[str, ...],
-          population: str | None, c: float, as_json: bool) -> None:
+          population: str | None, c: float, masked_as_suppressed: bool, suppression_limit: str | None,
+          as_json: bool) -> None:
     """Measure k-anonymity and attribute disclosure of an existing table, in SQL.
 
     NULL is a value of its own, in quasi-identifiers and sensitive attributes.
     Exit code 0 when the table is k-anonymous (or no --k is given), 3 when it
-    is not; the sensitive-attribute measures never change the exit code.
+    is not (or its masked rows exceed --suppression-limit), 2 when the table is
+    empty; the sensitive-attribute measures never change the exit code.
 
     \b
     Per --sensitive attribute (over the equivalence classes; p = class, q = table distribution):
@@ -265,6 +352,8 @@ def check(db: str, table: str, qi: str, k: int | None, sensitive: str | None, hi
       sqlanon check --db duckdb:///study.duckdb --table study --qi age,zip --k 5 \\
           --sensitive diagnosis,length_of_stay --hierarchy diagnosis=diagnosis.csv --c 4 --json
       sqlanon check --db duckdb:///study.duckdb --table study --qi age,zip --population census
+      sqlanon check --db duckdb:///wh.duckdb --table adult_k5 --qi age,zip --k 5 \\
+          --masked-as-suppressed --suppression-limit 0.05
     """
     from .api import check as run
     from .audit import format_report, parse_hierarchy_specs
@@ -274,12 +363,19 @@ def check(db: str, table: str, qi: str, k: int | None, sensitive: str | None, hi
         if sensitive is not None and not attributes:
             raise ConfigError("--sensitive: give at least one column name")
         result = run(db, table, [q.strip() for q in qi.split(",") if q.strip()], k,
-                     sensitive=attributes, hierarchies=parse_hierarchy_specs(hierarchy), population=population, c=c)
+                     sensitive=attributes, hierarchies=parse_hierarchy_specs(hierarchy), population=population, c=c,
+                     masked_as_suppressed=masked_as_suppressed, suppression_limit=suppression_limit)
         if as_json:
             click.echo(json.dumps(result.to_dict()))
         else:
             click.echo(f"{result.table}: {result.rows} rows, {result.classes} equivalence classes over "
                        f"{', '.join(result.quasi_identifiers)}")
+            if result.masked_rows is not None:
+                limit = ("" if result.suppression_limit is None else
+                         f" {'<=' if result.within_suppression_limit else '> the'} limit {result.suppression_limit}"
+                         + ("" if result.within_suppression_limit else " -> TOO MANY SUPPRESSED"))
+                click.echo(f"  masked rows (every quasi-identifier '*'): {result.masked_rows}, treated as "
+                           f"suppressed (not in the classes){limit}")
             click.echo(f"  smallest class {result.smallest_class}, largest {result.largest_class}, "
                        f"rows with a NULL quasi-identifier {result.rows_with_null}")
             if k is not None:
@@ -287,7 +383,7 @@ def check(db: str, table: str, qi: str, k: int | None, sensitive: str | None, hi
                            f"-> {'k-anonymous' if result.k_anonymous else 'NOT k-anonymous'}")
             for line in format_report(result):
                 click.echo(line)
-        if k is not None and not result.k_anonymous:
+        if not result.passed:
             sys.exit(3)
 
     _run(as_json, action)
@@ -315,6 +411,13 @@ def validate(config: Path, db: str | None, as_json: bool) -> None:
                        f"{info['distinct_combinations']} distinct quasi-identifier combinations, "
                        f"lattice of {info['lattice_size']} nodes (heights "
                        + ", ".join(f"{a}={h}" for a, h in info["hierarchy_heights"].items()) + ")")
+            plan = info["search"]
+            if plan["runs"]:
+                click.echo(f"search: {plan['strategy']} over {plan['lattice_size']:,} nodes "
+                           f"(at most {plan['max_lattice_nodes']:,}, ~{plan['estimated_memory_bytes'] >> 20:,} MB of "
+                           f"search state)")
+            else:
+                click.echo(f"anonymize would refuse this lattice: {plan['refusal']}")
 
     _run(as_json, action)
 
@@ -338,6 +441,10 @@ def _parse_node(text: str | None) -> dict[str, int] | None:
 def explain(config: Path, node: str | None, db: str | None) -> None:
     """Print the SQL that evaluates one lattice node.
 
+    The statement that builds the frequency set and the node's query, with
+    bind parameters written in as literals. They read the run's temporary
+    tables, which exist only while sqlanon runs: the header lists them.
+
     \b
     Example:
       sqlanon explain configs/patients.yaml --node age=2,zip=1
@@ -360,6 +467,9 @@ def demo(path: Path, rows: int, k: int, as_json: bool) -> None:
     Example:
       sqlanon demo --path /tmp/demo.duckdb --rows 50000 --k 10
     """
+    import shlex
+    from urllib.parse import quote
+
     from .demo import run_demo
 
     def action() -> None:
@@ -368,13 +478,14 @@ def demo(path: Path, rows: int, k: int, as_json: bool) -> None:
             click.echo(json.dumps({**result.to_dict(), "config": str(config_path)}))
             return
         click.echo(f"created table patients ({rows} rows with NULLs) in {path}")
-        click.echo(_summary(result))
+        click.echo(_summary(result, path.resolve().parent, None))
         click.echo(f"\nfirst rows of patients_k{k} (random order):")
         widths = [max(len(str(r[i])) for r in sample) for i in range(len(sample[0]))]
         for row in sample:
             click.echo("  " + "  ".join(str(v).ljust(w) for v, w in zip(row, widths, strict=True)))
         click.echo(f"\nconfig written to {config_path}; re-run with: sqlanon anonymize {config_path}")
-        click.echo(f"check it: sqlanon check --db duckdb:///{path} --table patients_k{k} "
+        url = shlex.quote(_url_from_here(f"duckdb:///{quote(path.name)}", path.resolve().parent))
+        click.echo(f"check it: sqlanon check --db {url} --table patients_k{k} "
                    f"--qi age,zip,sex,admitted --k {k}")
 
     _run(as_json, action)

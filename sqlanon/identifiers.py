@@ -6,6 +6,8 @@ spaces or quotes (``"my schema"."odd ""table"".v2"``). Quoting for SQL is the ad
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from .errors import ConfigError
 
 
@@ -19,7 +21,28 @@ def parse_qualified_name(text: str) -> tuple[str, ...]:
     >>> parse_qualified_name('adult')
     ('adult',)
     """
+    return parse_spelled_name(text).parts
+
+
+@dataclass(frozen=True)
+class SpelledName:
+    """A table name as the user wrote it: its parts and which of them were double-quoted. Unquoted parts
+    follow the engine's own rule for case (PostgreSQL folds them to lower case, DuckDB compares without
+    case); quoted parts are exact (``EngineAdapter.resolve_relation``).
+
+    >>> parse_spelled_name('Analytics."Adult"')
+    SpelledName(text='Analytics."Adult"', parts=('Analytics', 'Adult'), quoted=(False, True))
+    """
+
+    text: str
+    parts: tuple[str, ...]
+    quoted: tuple[bool, ...]
+
+
+def parse_spelled_name(text: str) -> SpelledName:
+    """``parse_qualified_name`` keeping which parts were quoted."""
     parts: list[str] = []
+    quoted_flags: list[bool] = []
     current: list[str] = []
     i, quoted_part = 0, False
     while i < len(text):
@@ -46,6 +69,7 @@ def parse_qualified_name(text: str) -> tuple[str, ...]:
             continue
         if ch == ".":
             parts.append(_finish_part(text, current, quoted_part))
+            quoted_flags.append(quoted_part)
             current, quoted_part = [], False
         else:
             if quoted_part:
@@ -53,9 +77,10 @@ def parse_qualified_name(text: str) -> tuple[str, ...]:
             current.append(ch)
         i += 1
     parts.append(_finish_part(text, current, quoted_part))
+    quoted_flags.append(quoted_part)
     if len(parts) > 3:
         raise ConfigError(f"table name {text!r}: at most catalog.schema.table")
-    return tuple(parts)
+    return SpelledName(text, tuple(parts), tuple(quoted_flags))
 
 
 def _finish_part(text: str, chars: list[str], quoted: bool) -> str:
@@ -83,3 +108,32 @@ def display_name(parts: tuple[str, ...]) -> str:
         return '"' + p.replace('"', '""') + '"'
 
     return ".".join(one(p) for p in parts)
+
+
+@dataclass(frozen=True)
+class Relation:
+    """What a name denotes in the database (``EngineAdapter.resolve_relation``): the relation the engine would
+    read, or, when none exists, where a CREATE TABLE of that name would put it.
+
+    ``parts`` are exact and fully qualified (catalog.schema.table on DuckDB, schema.table on PostgreSQL), so
+    that statements written with them cannot land elsewhere; ``key`` is the identity two names are compared
+    by (DuckDB compares names without case)."""
+
+    spelled: str
+    parts: tuple[str, ...]
+    key: tuple[str, ...]
+    #: 'table', 'view' (materialized views included), 'foreign table', or None where nothing exists yet.
+    kind: str | None
+    #: The schema the name lies in exists (a table can be created there).
+    schema_exists: bool = True
+    #: The session may create tables in that schema (and, for an existing table, drop it); None: unknown.
+    writable: bool | None = None
+
+    @property
+    def exists(self) -> bool:
+        return self.kind is not None
+
+    @property
+    def shown(self) -> str:
+        """The exact, fully qualified name for messages."""
+        return display_name(self.parts)

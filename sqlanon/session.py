@@ -18,7 +18,7 @@ from .errors import ConfigError, EngineError, InputError
 from .evaluation import FrequencySet, rollup
 from .hierarchy import LoadedHierarchy, load_hierarchy
 from .hierarchy.loading import validate_hierarchy_values
-from .identifiers import display_name, parse_qualified_name
+from .identifiers import Relation, display_name, parse_qualified_name, parse_spelled_name
 from .lattice import Lattice
 from .metrics import InformationLossMetric, MetricContext, metric_by_name
 
@@ -53,6 +53,8 @@ class Session:
         )
         self.prefix = f"sqlanon_{secrets.token_hex(4)}_"
         self.temporary: list[str] = []
+        #: ``source.table`` as the database resolved it (``api._resolve_names``); None: not resolved yet.
+        self.source_relation: Relation | None = None
 
     def __enter__(self) -> Session:
         self.adapter.connect()
@@ -77,11 +79,14 @@ class Session:
             if not self.adapter.SUPPORTS_CSV_SOURCE:
                 raise ConfigError(f"source.csv: the {self.adapter.name} engine cannot read client CSV files")
             path = self.config.resolve(src.csv)
-            if not path.is_file():
+            if not path.exists():
                 raise ConfigError(f"source.csv: file not found (value: {str(src.csv)!r})")
             table = f"{self.prefix}src"
             self.temporary.append(table)
-            self.adapter.run("load_csv_source.sql.j2", table=table, path=str(path), delimiter=src.delimiter)
+            # Every fault of the file is an InputError naming it, the cause and the line.
+            from .csv_source import load_csv_source
+
+            load_csv_source(self.adapter, table, path, src.delimiter, str(src.csv))
             return (table,), str(src.csv)
         assert src.table is not None
         parts = parse_qualified_name(src.table)
@@ -101,11 +106,14 @@ class Session:
                 )
             )
         missing = [c for c in columns if c not in attrs]
-        if missing:
+        if missing and self.config.other_columns is None:
             raise ConfigError(
                 "attributes: every column needs a role (quasi_identifier, sensitive, insensitive, identifier, "
-                f"ignore); column(s) of {shown} without one: {', '.join(repr(c) for c in missing)}"
+                f"ignore); column(s) of {shown} without one: {', '.join(repr(c) for c in missing)} (or give the "
+                "role of every column not listed: other_columns: insensitive, identifier or ignore)"
             )
+        # Written out per column, so that every later step finds each column's role in attributes.
+        self.config = self.config.with_other_columns(columns)
         return columns
 
     # -- preparation ------------------------------------------------------------------------------
@@ -127,6 +135,11 @@ class Session:
     def _prepare(self) -> PreparedData:
         cfg = self.config
         source, shown = self.open_source()
+        if self.config.source.table is not None:
+            # The exact, fully qualified relation, so that every statement reads what was checked.
+            relation = self.source_relation or self.adapter.resolve_relation(
+                parse_spelled_name(self.config.source.table))
+            source = relation.parts
         columns = self.check_columns(source, shown)
         qis = cfg.quasi_identifiers
         # The run's scans are of the source's size, unless a delta-presence population (not counted) is joined.
@@ -308,7 +321,7 @@ class Session:
         dp = self.config.privacy.delta_presence
         if dp is None:
             return None
-        table = parse_qualified_name(dp.population_table)
+        table = self.adapter.resolve_relation(parse_spelled_name(dp.population_table)).parts
         try:
             columns = self.adapter.column_names(table)
         except Exception:

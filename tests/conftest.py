@@ -15,11 +15,20 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 from tests.helpers import Engine
 
 REPO = Path(__file__).resolve().parent.parent
 SHARED = REPO.parent / "shared"
+
+# Hypothesis runs are reproducible: every run tries the same examples (derandomize: seeded from each test),
+# and no example database replays failures of earlier runs, so a green run means the same thing twice.
+# The @settings of the property tests set only max_examples, deadline and health checks: the rest is this.
+# SQLANON_HYPOTHESIS_PROFILE=explore gives random examples (and the local example database) to look for bugs.
+settings.register_profile("reproducible", derandomize=True, database=None, print_blob=True)
+settings.register_profile("explore", derandomize=False, print_blob=True)
+settings.load_profile(os.environ.get("SQLANON_HYPOTHESIS_PROFILE", "reproducible"))
 
 
 @pytest.fixture(scope="session")
@@ -48,6 +57,7 @@ def engine(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Engine]:
     if request.param == "duckdb":
         eng = Engine.duckdb(tmp_path / "test.duckdb")
         yield eng
+        eng.assert_sources_unchanged()
         eng.close()
         return
     server = request.getfixturevalue("postgres_server_url")
@@ -55,6 +65,7 @@ def engine(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Engine]:
     eng = Engine.postgres_database(server, name)
     try:
         yield eng
+        eng.assert_sources_unchanged()
     finally:
         eng.close()
         eng.drop_database()
@@ -64,6 +75,7 @@ def engine(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Engine]:
 def duckdb_engine(tmp_path: Path) -> Iterator[Engine]:
     eng = Engine.duckdb(tmp_path / "test.duckdb")
     yield eng
+    eng.assert_sources_unchanged()
     eng.close()
 
 

@@ -59,7 +59,30 @@ class Engine:
                 con.close()
 
     def create_table(self, name: str, columns: dict[str, str], rows: Sequence[Sequence[Any]]) -> None:
-        """CREATE TABLE with quoted identifiers and insert rows with bind parameters."""
+        """CREATE TABLE with quoted identifiers and insert rows with bind parameters. The table's checksum is
+        kept: the fixtures assert at teardown that no run changed it (``assert_sources_unchanged``)."""
+        self._create_table(name, columns, rows)
+        self.extra.setdefault("sources", {})[name] = self.checksum(name)
+
+    def checksum(self, name: str) -> str | None:
+        """A digest of every row of the table (sorted), None when it does not exist."""
+        import hashlib
+
+        try:
+            rows = self.execute(f"SELECT * FROM {quote(name)}")
+        except Exception:  # noqa: BLE001 - dropped by the test itself
+            return None
+        return hashlib.sha256("\n".join(sorted(map(repr, rows))).encode()).hexdigest()
+
+    def may_change(self, name: str) -> None:
+        """The test itself changes this table on purpose (a new batch of rows, an output it replaces)."""
+        self.extra.get("sources", {}).pop(name, None)
+
+    def assert_sources_unchanged(self) -> None:
+        changed = [name for name, digest in self.extra.get("sources", {}).items() if self.checksum(name) != digest]
+        assert not changed, f"tables created as test data were changed by a run: {changed}"
+
+    def _create_table(self, name: str, columns: dict[str, str], rows: Sequence[Sequence[Any]]) -> None:
         q = quote
         self.execute(f"CREATE TABLE {q(name)} (" + ", ".join(f"{q(c)} {t}" for c, t in columns.items()) + ")")
         if rows:

@@ -210,18 +210,12 @@ def test_only_nulls_and_single_value(engine: Engine) -> None:
 
 
 def test_empty_table(engine: Engine) -> None:
+    """An empty table has no equivalence classes to check: exit 2 naming the table, text and JSON alike."""
     engine.create_table("empty", {"g": "INTEGER", "s": "VARCHAR", "x": "INTEGER"}, [])
     engine.create_table("pop", {"g": "INTEGER"}, [(1,)])
-    report = check_json(engine, "--table", "empty", "--qi", "g", "--sensitive", "s,x", "--population", "pop")
-    assert report["classes"] == 0
-    for m in report["sensitive"].values():
-        assert m["distinct_l"] is None and m["entropy_l"] is None and m["t_equal"] is None
-        assert m["distinct_values"] == 0
-    assert report["sensitive"]["x"]["t_ordered"] is None and report["sensitive"]["x"]["e"] is None
-    assert report["delta_presence"]["delta_min"] is None and report["delta_presence"]["population_rows"] == 1
-    text = invoke("check", "--db", engine.url, "--table", "empty", "--qi", "g", "--sensitive", "s")
-    assert text.exit_code == 0 and "no equivalence classes (empty table)" in text.stdout
-
+    expect_error(engine, ["--table", "empty", "--qi", "g", "--sensitive", "s,x", "--population", "pop"], 2,
+                 "--table: table ", "empty", "is empty (0 rows)")
+    expect_error(engine, ["--table", "empty", "--qi", "g", "--k", "2"], 2, "is empty (0 rows)")
 
 # -- recursive (c,l)-diversity -------------------------------------------------------------------------------
 
@@ -298,14 +292,15 @@ def test_delta_presence_range(engine: Engine, tmp_path: Path) -> None:
     engine.create_table("census", {"age": "INTEGER", "zone": "VARCHAR"}, [
         (a, z) for z, a, _, _ in WARD_ROWS] + [(1, "x"), (1, "x"), (None, "y"), (2, "z")])
     report = check_json(engine, "--table", "ward", "--qi", "zone,age", "--population", "census")
+    census = "test.main.census" if engine.name == "duckdb" else "public.census"  # resolved by the database
     # X: 3 of 5 = 0.6; Y (NULL age matches NULL age): 3 of 4 = 0.75; ('z', 2) is not a class of the subset.
     assert report["delta_presence"] == {
-        "population": "census", "population_rows": 10, "classes": 2, "delta_min": 0.6, "delta_max": 0.75,
+        "population": census, "population_rows": 10, "classes": 2, "delta_min": 0.6, "delta_max": 0.75,
         "classes_larger_than_population": 0,
     }
     assert "sensitive" not in report
     text = invoke("check", "--db", engine.url, "--table", "ward", "--qi", "zone,age", "--population", "census")
-    assert "delta-presence against census (10 rows): delta_min = 0.6, delta_max = 0.75" in text.stdout
+    assert f"delta-presence against {census} (10 rows): delta_min = 0.6, delta_max = 0.75" in text.stdout
 
 
 def test_delta_presence_not_a_subset(engine: Engine, tmp_path: Path) -> None:
@@ -412,7 +407,7 @@ def test_error_population(engine: Engine, tmp_path: Path) -> None:
     expect_error(engine, [*base, "--population", "nosuch"], 2, "--population", "nosuch", "not found")
     expect_error(engine, [*base, "--population", "noage"], 2, "--population", "'age'", "noage")
     expect_error(engine, [*base, "--population", "onlyx"], 2, "--population", "1 equivalence class(es)",
-                 "no record in onlyx", "subset")
+                 "no record in ", "onlyx", "subset")
 
 
 def test_errors_keep_the_k_part_working(engine: Engine, tmp_path: Path) -> None:

@@ -289,7 +289,7 @@ def test_check_not_k_anonymous_exits_3(people: tuple[Engine, Path]) -> None:
     assert as_json.exit_code == 3
     report = one_json_object(as_json.stdout)
     assert report == {
-        "table": "people", "quasi_identifiers": ["age", "sex"], "k": 3, "rows": 60, "classes": 28,
+        "table": "test.main.people", "quasi_identifiers": ["age", "sex"], "k": 3, "rows": 60, "classes": 28,
         "smallest_class": 2, "largest_class": 6, "classes_below_k": 27, "records_below_k": 54,
         "rows_with_null": 6, "k_anonymous": False,
     }

@@ -404,6 +404,17 @@ CASES: dict[str, tuple[str, dict[str, Any]]] = {
         "load_csv_source.sql.j2",
         {"table": f"{PREFIX}src", "path": "/data/adult.csv", "delimiter": None},
     ),
+    "find_relation": (
+        "catalog/find_relation.sql.j2",
+        {"name": WEIRD, "regclass": '"analytics"."we""ird; col"', "schema": "analytics"},
+    ),
+    "find_relation_unqualified": (
+        "catalog/find_relation.sql.j2", {"name": "adult", "regclass": '"adult"', "schema": None},
+    ),
+    "find_dependants": (
+        "catalog/find_dependants.sql.j2",
+        {"table": ("warehouse", "analytics", WEIRD), "regclass": '"analytics"."we""ird; col"'},
+    ),
     "rename_table": (
         "rename_table.sql.j2",
         {"table": ("analytics", "sqlanon_tmp_0123456789ab"), "new_name": WEIRD},

@@ -26,7 +26,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from hypothesis import HealthCheck, event, given, settings
+from hypothesis import HealthCheck, event, example, given, settings
 from hypothesis import strategies as st
 
 import sqlanon
@@ -277,8 +277,26 @@ SETTINGS = dict(deadline=None, suppress_health_check=[HealthCheck.function_scope
 # -- 1. node evaluation --------------------------------------------------------------------------------
 
 
+def closeness_boundary(distance: str, first: tuple, second: tuple) -> Case:
+    """Pinned boundary: classes qa=a0 and qa=a1 of five records each whose EMD is exactly t = 0.2 (a decimal
+    a double cannot hold); both must pass (<= t) at node (0, 0)."""
+    numeric = distance == "ordered"
+    leaves = [1, 2, 3] if numeric else ["x", "y", "z"]
+    hierarchy = {"x": ["A", "*"], "y": ["A", "*"], "z": ["B", "*"]} if distance == "hierarchical" else None
+    rows = [{"qa": qa, "qb": "b", "sa": v, "note": None} for qa, values in (("a0", first), ("a1", second))
+            for v in values]
+    model = Model("t_closeness", {"t": 0.2, "distance": distance})
+    return Case(hierarchies={"qa": {"a0": ["*"], "a1": ["*"]}, "qb": {"b": ["*"]}},
+                types={"qa": "VARCHAR", "qb": "VARCHAR"}, rows=rows,
+                sensitive=[SensitiveColumn("sa", numeric, leaves, [model], hierarchy)],
+                k=2, suppression_limit=0, null_handling="extended")
+
+
 @settings(max_examples=20, **SETTINGS)
 @given(case=cases())
+@example(case=closeness_boundary("equal", ("x",) * 5, ("x", "x", "x", "y", "z")))
+@example(case=closeness_boundary("ordered", (1,) * 5, (1, 1, 2, 2, 3)))
+@example(case=closeness_boundary("hierarchical", ("x",) * 5, ("x", "x", "y", "y", "z")))
 def test_node_evaluation_matches_oracle(engine, case: Case) -> None:
     case.create_tables(engine)
     cfg = case.config(engine)

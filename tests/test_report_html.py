@@ -282,7 +282,9 @@ def test_small_report_content() -> None:
 def test_large_lattice_is_compact_and_histogram_bucketed(large: tuple[dict[str, Any], str]) -> None:
     html = large[1]
     lattice = _svg_block(html, "lattice-svg")
-    assert len(re.findall(r"<rect\b", lattice)) == 4999 and lattice.count("<circle") == 1  # squares + the optimum
+    # squares evaluated in SQL, one path per state of the rest (a square per node), and the optimum
+    assert _marks(lattice) == 5000 and lattice.count("<circle") == 1
+    assert len(re.findall(r'<path\b[^>]*data-nodes=', lattice)) == 3  # inferred (2 states) and pruned
     assert "<line" not in lattice  # no edges for thousands of nodes
     histogram = _svg_block(html, "classes-svg")
     assert 10 <= len(re.findall(r"<rect\b", histogram)) <= 40
@@ -292,6 +294,12 @@ def test_large_lattice_is_compact_and_histogram_bucketed(large: tuple[dict[str, 
     lattice = _svg_block(render_html(counts_only), "lattice-svg")
     non_empty = sum(1 for n in counts_only["search"]["counts"].values() if n)
     assert len(re.findall(r"<rect\b", lattice)) == non_empty and "<circle" not in lattice
+
+
+def _marks(lattice: str) -> int:
+    """Nodes drawn in a lattice picture: one ``<circle>`` or ``<rect>`` each, or a square in a state's path."""
+    paths = sum(int(n) for n in re.findall(r'<path\b[^>]*\bdata-nodes="(\d+)"', lattice))
+    return len(re.findall(r"<(?:circle|rect)\b", lattice)) + paths
 
 
 def _bars(block: str) -> list[tuple[str, str]]:
@@ -536,7 +544,7 @@ def test_browser_large_lattice(chromium: str, pil, tmp_path: Path, large: tuple[
     report, _ = large
     dom, png = _open_in_browser(chromium, report, tmp_path)
     lattice = _svg_block(dom, "lattice-svg")
-    assert len(re.findall(r"<(?:circle|rect)\b", lattice)) == len(report["search"]["nodes"]) == 5000
+    assert _marks(lattice) == len(report["search"]["nodes"]) == 5000
     _assert_not_blank(pil, png)
     optimum = _color_mask(pil, png, OPTIMUM_COLOR)
     assert optimum.histogram()[255] >= 100

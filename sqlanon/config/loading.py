@@ -25,11 +25,76 @@ def load_config(path: str | Path) -> AnonymizeConfig:
         raise ConfigError(f"{path}: config file not found") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError(f"{path}: cannot read config file: {exc}") from None
-    try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        raise ConfigError(f"{path}: not valid YAML: {exc}") from None
+    data = load_yaml(text, str(path))
     return parse_config(data, source=str(path), base_dir=path.resolve().parent)
+
+
+def load_yaml(text: str, name: str) -> Any:
+    """``yaml.safe_load`` that refuses duplicate keys and names the file ``name`` in every error.
+
+    PyYAML lets the last of two equal keys win: ``age`` declared a quasi-identifier and again ``insensitive``
+    copied raw ages to the output, and ``k: 5`` then ``k: 1`` ran with k = 1. Keys merged in with ``<<`` may be
+    overridden, as YAML intends.
+    """
+    loader = yaml.SafeLoader(text)
+    loader.name = name  # the marks of errors say "<unicode string>" otherwise
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            return None
+        _refuse_duplicate_keys(loader, node, (), name, set())
+        return loader.construct_document(node)
+    except yaml.MarkedYAMLError as exc:
+        raise ConfigError(_yaml_message(name, exc)) from None
+    except yaml.YAMLError as exc:
+        raise ConfigError(f"{name}: not valid YAML: {exc}") from None
+    finally:
+        loader.dispose()
+
+
+def _refuse_duplicate_keys(
+    loader: yaml.SafeLoader, node: yaml.Node, path: tuple[Any, ...], name: str, visited: set[int]
+) -> None:
+    if id(node) in visited:  # an alias: checked where its anchor is (and an anchor may hold itself)
+        return
+    visited.add(id(node))
+    if isinstance(node, yaml.SequenceNode):
+        for i, item in enumerate(node.value):
+            _refuse_duplicate_keys(loader, item, (*path, i), name, visited)
+        return
+    if not isinstance(node, yaml.MappingNode):
+        return
+    seen: dict[Any, int] = {}
+    for key_node, value_node in node.value:
+        if key_node.tag == "tag:yaml.org,2002:merge":
+            continue
+        key: Any = None
+        if isinstance(key_node, yaml.ScalarNode):
+            key = loader.construct_object(key_node)
+            line = key_node.start_mark.line + 1
+            try:
+                first = seen.get(key)
+            except TypeError:  # unhashable: the constructor words that error
+                first = None
+            if first is not None:
+                lines = f"lines {first} and {line}" if first != line else f"line {line}, twice"
+                where = f"under {_dotted(path)}" if path else "at the top level"
+                raise ConfigError(f"{name}: duplicate key {key!r} at {lines} ({where})")
+            seen[key] = line
+        _refuse_duplicate_keys(loader, value_node, (*path, key), name, visited)
+
+
+def _yaml_message(name: str, exc: yaml.MarkedYAMLError) -> str:
+    """``c.yaml: line 3, column 2: not valid YAML: <problem> (<context> at line 2, column 4)`` and the line
+    with a caret under the column."""
+    mark = exc.problem_mark or exc.context_mark
+    where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark is not None else ""
+    text = f"{name}: {where}not valid YAML: {exc.problem or exc.context}"
+    if exc.context and exc.problem:
+        at = exc.context_mark
+        text += f" ({exc.context}" + (f" at line {at.line + 1}, column {at.column + 1}" if at else "") + ")"
+    snippet = mark.get_snippet() if mark is not None else None
+    return text + (f"\n{snippet}" if snippet else "")
 
 
 def parse_config(data: Any, source: str = "<config>", base_dir: Path | None = None) -> AnonymizeConfig:

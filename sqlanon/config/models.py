@@ -268,6 +268,8 @@ class SearchConfig(_Strict):
     metric: Literal["loss", "dm_star", "wil", "precision", "height", "aecs"] = "loss"
     max_exhaustive_nodes: int = Field(default=100_000, ge=1)
     force: bool = False
+    #: Larger lattices are refused before any search (``lattice/budget.py``: the searches keep per-node state).
+    max_lattice_nodes: int = Field(default=1_000_000, ge=1)
 
 
 class HistoryConfig(_Strict):
@@ -291,6 +293,9 @@ class AnonymizeConfig(_Strict):
     source: SourceConfig
     output: OutputConfig
     attributes: dict[str, AttributeConfig] = Field(min_length=1)
+    #: The role of every column of the source not listed in ``attributes``, among the roles that need no
+    #: settings. No default: without it, a column without a role is an error, so a forgotten column is noticed.
+    other_columns: Literal["insensitive", "identifier", "ignore"] | None = None
     privacy: PrivacyConfig
     search: SearchConfig = SearchConfig()
     history: HistoryConfig = HistoryConfig()
@@ -304,6 +309,23 @@ class AnonymizeConfig(_Strict):
         if not any(a.role is Role.QUASI_IDENTIFIER for a in self.attributes.values()):
             raise ValueError("at least one attribute must have role quasi_identifier")
         return self
+
+    def with_other_columns(self, columns: list[str]) -> AnonymizeConfig:
+        """The config with ``other_columns``' role written out for each of ``columns`` not in ``attributes``
+        (so every later step finds each column's role in ``attributes``); itself when there are none.
+
+        >>> cfg = AnonymizeConfig.model_validate({
+        ...     "source": {"table": "t"}, "output": {"table": "o"}, "privacy": {"k": 2},
+        ...     "attributes": {"age": {"role": "quasi_identifier", "hierarchy": {"mask": {"length": 2}}}},
+        ...     "other_columns": "ignore"})
+        >>> {n: a.role.value for n, a in cfg.with_other_columns(["age", "name"]).attributes.items()}
+        {'age': 'quasi_identifier', 'name': 'ignore'}
+        """
+        unlisted = [c for c in columns if c not in self.attributes]
+        if self.other_columns is None or not unlisted:
+            return self
+        role = AttributeConfig(role=Role(self.other_columns))
+        return self.model_copy(update={"attributes": {**self.attributes, **dict.fromkeys(unlisted, role)}})
 
     def resolve(self, path: Path) -> Path:
         return path if path.is_absolute() else (self.base_dir / path)

@@ -13,6 +13,7 @@ from contextlib import contextmanager
 from typing import Any, ClassVar, TypeVar
 
 from ..errors import EngineError
+from ..identifiers import Relation, SpelledName
 from ..templates import render_macro, render_template
 
 _T = TypeVar("_T")
@@ -119,9 +120,54 @@ class EngineAdapter:
         escapes a statement, so that it can be placed into one."""
         return self._escape_sql(render_macro(self, template, macro, *args))
 
-    def display_sql(self, sql: str) -> str:
-        """SQL as the server receives it (undoing driver-specific escaping), for ``explain``."""
-        return sql
+    def display_sql(self, sql: str, params: Sequence[Any] = ()) -> str:
+        """SQL as the server receives it, runnable as printed (``explain``): driver-specific escaping undone and
+        each bind parameter written in place of its placeholder as an SQL literal (``sql_literal``).
+        Placeholders are found outside string literals, quoted identifiers and comments."""
+        values = list(params)
+        used = 0
+
+        def substitute(match: re.Match[str]) -> str:
+            nonlocal used
+            if match.group(0) != self.PLACEHOLDER:
+                return match.group(0)  # a literal, quoted identifier or comment: as it is
+            used += 1
+            return self.sql_literal(values[used - 1])
+
+        text = re.sub(r"'(?:[^']|'')*'|\"(?:[^\"]|\"\")*\"|--[^\n]*|/\*.*?\*/|" + re.escape(self.PLACEHOLDER),
+                      substitute, sql, flags=re.DOTALL)
+        if used != len(values):
+            raise EngineError(f"explain: {used} placeholders for {len(values)} bind parameters")
+        return text
+
+    def sql_literal(self, value: Any) -> str:
+        """A bind parameter's value as an SQL literal of the same type, for SQL shown to people (``display_sql``);
+        statements that run keep their bind parameters."""
+        import datetime
+        import math
+        from decimal import Decimal
+
+        if value is None:
+            return "NULL"
+        if isinstance(value, bool):
+            return "TRUE" if value else "FALSE"
+        if isinstance(value, int):
+            return str(value)
+        if isinstance(value, float):  # a bound float is a double; an unadorned 0.5 would be a decimal literal
+            if math.isfinite(value):
+                return f"CAST({value!r} AS DOUBLE PRECISION)"
+            special = "NaN" if math.isnan(value) else "-Infinity" if value < 0 else "Infinity"
+            return f"CAST('{special}' AS DOUBLE PRECISION)"
+        if isinstance(value, Decimal) and value.is_finite():
+            return str(value)
+        if isinstance(value, datetime.datetime):
+            kind = "TIMESTAMP" if value.tzinfo is None else "TIMESTAMP WITH TIME ZONE"
+            return f"{kind} '{value.isoformat(sep=' ')}'"
+        if isinstance(value, datetime.date):
+            return f"DATE '{value.isoformat()}'"
+        if isinstance(value, str) and "\x00" not in value:
+            return "'" + value.replace("'", "''") + "'"
+        raise EngineError(f"explain: cannot show a bind parameter of type {type(value).__name__} as SQL")
 
     def _escape_sql(self, text: str) -> str:
         """Escape characters the driver would treat specially (psycopg: ``%``)."""
@@ -237,6 +283,17 @@ class EngineAdapter:
     # -- catalog -------------------------------------------------------------------------------
     def column_names(self, table: Sequence[str]) -> list[str]:
         """Column names of a table, in order (``SELECT * ... LIMIT 0`` respects the search path)."""
+        raise NotImplementedError  # pragma: no cover
+
+    def resolve_relation(self, name: SpelledName) -> Relation:
+        """What ``name`` denotes here, by the engine's own rules for case, quoting, default schema and search
+        path: the existing relation it would read, or where a CREATE TABLE would put it. Raises ConfigError
+        for a name the engine could not use (another database, an ambiguous part)."""
+        raise NotImplementedError  # pragma: no cover
+
+    def dependants(self, relation: Relation) -> list[tuple[str, str]]:
+        """(name, kind) of what would make a DROP TABLE of the existing ``relation`` fail: views reading it
+        where the engine binds them to the table, foreign keys referencing it."""
         raise NotImplementedError  # pragma: no cover
 
     def table_exists(self, table: Sequence[str]) -> bool:

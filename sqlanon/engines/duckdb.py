@@ -12,6 +12,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from ..errors import ConfigError, EngineError, InputError, WriteConflict
+from ..identifiers import Relation, SpelledName
 from .base import EngineAdapter
 
 #: Rows per row group of a DuckDB table (its default): a scan's unit of parallelism.
@@ -290,6 +291,50 @@ class DuckDBAdapter(EngineAdapter):
         ])
         self.run("split_coded_tables.sql.j2", staging=staging,
                  tables=[{"table": coded.table, "height": coded.height} for coded in batch])
+
+    def resolve_relation(self, name: SpelledName) -> Relation:
+        """DuckDB's rules: names compare without case, quoted or not; an unqualified name is looked up among
+        the temporary tables, then in the current schema; ``a.b`` is schema ``a`` of the current catalog or
+        catalog ``a``'s schema ``main`` (DuckDB refuses a name that could be both, and so does this)."""
+        rows = self.run("catalog/find_relation.sql.j2", name=name.parts[-1])
+        current = next((r[1], r[2]) for r in rows if r[0] == "current")
+        relations = [(r[1], r[2], r[3], r[0]) for r in rows if r[0] in ("table", "view")]
+        schemas = {(r[1].lower(), r[2].lower()): (r[1], r[2]) for r in rows if r[0] == "schema"}
+        catalogs = {r[1].lower(): (r[1], bool(r[4])) for r in rows if r[0] == "catalog"}
+        parts = name.parts
+        if len(parts) == 3:
+            candidates = [parts]
+        elif len(parts) == 2:
+            candidates = [(current[0], *parts), (parts[0], "main", parts[1])]
+        else:
+            candidates = [("temp", "main", parts[0]), (*current, parts[0])]
+
+        def found(candidate: Sequence[str]) -> tuple[str, str, str, str] | None:
+            wanted = tuple(p.lower() for p in candidate)
+            return next((r for r in relations if (r[0].lower(), r[1].lower(), r[2].lower()) == wanted), None)
+
+        hits = [hit for hit in map(found, candidates) if hit is not None]
+        if len(parts) == 2 and len(hits) == 2:
+            raise ConfigError(f"table name {name.text!r}: {parts[0]!r} is both a schema and a catalog here; "
+                              f"write catalog.schema.table")
+        if hits:
+            catalog, schema, table, kind = hits[0]
+            exact = (catalog, schema, table)
+        else:
+            kind = None
+            place = next((schemas[c[0].lower(), c[1].lower()] for c in candidates[-2:] if c[0] != "temp"
+                          and (c[0].lower(), c[1].lower()) in schemas), None)
+            fallback = candidates[0] if len(parts) == 2 else candidates[-1]
+            exact = (*place, parts[-1]) if place else tuple(fallback)
+        catalog_info = catalogs.get(exact[0].lower())
+        return Relation(
+            spelled=name.text, parts=tuple(exact), key=tuple(p.lower() for p in exact), kind=kind,
+            schema_exists=(exact[0].lower(), exact[1].lower()) in schemas,
+            writable=None if catalog_info is None else not catalog_info[1],
+        )
+
+    def dependants(self, relation: Relation) -> list[tuple[str, str]]:
+        return [(str(r[0]), str(r[1])) for r in self.run("catalog/find_dependants.sql.j2", table=relation.parts)]
 
     def column_names(self, table: Sequence[str]) -> list[str]:
         try:

@@ -7,7 +7,20 @@ from contextlib import contextmanager
 from typing import Any, TypeVar
 
 from ..errors import ConfigError, EngineError, InputError
+from ..identifiers import Relation, SpelledName
 from .base import EngineAdapter
+
+#: pg_class.relkind -> what sqlanon calls it (anything else, e.g. a sequence, is never a source or output).
+_RELKINDS = {"r": "table", "p": "table", "v": "view", "m": "view", "f": "foreign table"}
+
+
+def _fold(part: str) -> str:
+    """An unquoted identifier as PostgreSQL folds it: ASCII letters to lower case, nothing else.
+
+    >>> _fold('Adult_ÄB')
+    'adult_Äb'
+    """
+    return "".join(chr(ord(c) + 32) if "A" <= c <= "Z" else c for c in part)
 
 _T = TypeVar("_T")
 
@@ -157,8 +170,30 @@ class PostgresAdapter(EngineAdapter):
                     text = text.replace(value, "***")
         return text
 
-    def display_sql(self, sql: str) -> str:
-        return sql.replace("%%", "%")
+    def display_sql(self, sql: str, params: Sequence[Any] = ()) -> str:
+        # Every '%' of the text was doubled (``_escape_sql``), so a lone %s is a placeholder wherever it is.
+        import re
+
+        values = list(params)
+        used = 0
+
+        def substitute(match: Any) -> str:
+            nonlocal used
+            if match.group(0) == "%%":
+                return "%"
+            used += 1
+            return self.sql_literal(values[used - 1])
+
+        text = re.sub("%%|%s", substitute, sql)
+        if used != len(values):
+            raise EngineError(f"explain: {used} placeholders for {len(values)} bind parameters")
+        return text
+
+    def sql_literal(self, value: Any) -> str:
+        # With standard_conforming_strings off, a backslash in '...' escapes; in E'...' it always does.
+        if isinstance(value, str) and "\\" in value and "\x00" not in value:
+            return "E'" + value.replace("\\", "\\\\").replace("'", "''") + "'"
+        return super().sql_literal(value)
 
     def _escape_sql(self, text: str) -> str:
         # psycopg parses %-placeholders whenever parameters are passed; identifiers may contain '%'.
@@ -224,6 +259,33 @@ class PostgresAdapter(EngineAdapter):
             self.run("drop_table.sql.j2", table=(table,))
             raise EngineError(message) from None
         return True
+
+    def resolve_relation(self, name: SpelledName) -> Relation:
+        """PostgreSQL's rules: unquoted parts fold to lower case, quoted parts are exact; an unqualified name
+        is resolved through the search_path by the server itself (``to_regclass``), and a new table of that
+        name goes to ``current_schema()``. A catalog part must be the connected database."""
+        parts = tuple(p if quoted else _fold(p) for p, quoted in zip(name.parts, name.quoted, strict=True))
+        relative = parts[1:] if len(parts) == 3 else parts
+        regclass = ".".join(self.quote_identifier(p) for p in relative)
+        database, current, relkind, schema, table, owned, schema_exists, may_create = self.run(
+            "catalog/find_relation.sql.j2", regclass=regclass, schema=relative[0] if len(relative) == 2 else None
+        )[0]
+        if len(parts) == 3 and parts[0] != database:
+            raise ConfigError(f"table name {name.text!r}: {parts[0]!r} is not the connected database "
+                              f"({database}); PostgreSQL reads tables of its own database only")
+        if relkind is not None:
+            exact, kind = (schema, table), _RELKINDS.get(relkind, "table")
+            writable = bool(owned) and bool(may_create)
+        else:
+            exact, kind = (relative[0] if len(relative) == 2 else current, relative[-1]), None
+            writable = None if may_create is None else bool(may_create)
+        return Relation(spelled=name.text, parts=tuple(p for p in exact if p is not None),
+                        key=tuple(p or "" for p in exact), kind=kind,
+                        schema_exists=bool(schema_exists) or relkind is not None, writable=writable)
+
+    def dependants(self, relation: Relation) -> list[tuple[str, str]]:
+        regclass = ".".join(self.quote_identifier(p) for p in relation.parts)
+        return [(str(r[0]), str(r[1])) for r in self.run("catalog/find_dependants.sql.j2", regclass=regclass)]
 
     def column_names(self, table: Sequence[str]) -> list[str]:
         import psycopg

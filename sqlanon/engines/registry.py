@@ -13,7 +13,7 @@ from .base import EngineAdapter
 #: DuckDB settings a URL may carry as query parameters, e.g. ``duckdb:///big.duckdb?memory_limit=300MB``
 #: (DuckDB runs inside the sqlanon process, so its memory limit bounds the process's memory).
 DUCKDB_SETTINGS = frozenset({"memory_limit", "threads", "temp_directory", "max_temp_directory_size",
-                             "preserve_insertion_order"})
+                             "preserve_insertion_order", "access_mode"})
 
 
 def mask_url(url: str) -> str:

@@ -10,9 +10,9 @@ from pathlib import Path
 from ..config.models import HierarchyConfig
 from ..engines.base import EngineAdapter
 from ..errors import ConfigError, EngineError, InputError
-from ..identifiers import parse_qualified_name
+from ..identifiers import display_name, parse_spelled_name
 from . import encoding
-from .sources import inline_rows, plain_csv, read_csv_hierarchy
+from .sources import delimiter_hint, inline_rows, plain_csv, read_csv_hierarchy
 
 PROBLEM_LIMIT = 20
 #: Hierarchy files up to this size are read, checked and coded in Python (encoding.py), as inline mappings
@@ -79,6 +79,7 @@ def load_hierarchy(
     raw, coded = f"{prefix}h{index}", f"{prefix}c{index}"
     kind = config.kind
     rows: list[list[str | None]] | None = None
+    path: Path | None = None
     loaded: int | None = None  # height of a CSV hierarchy the database read itself
     context = {"lookup": raw, "source": tuple(source), "column": attribute}
     if kind == "csv":
@@ -98,7 +99,7 @@ def load_hierarchy(
         height = len(rows[0]) - 1
     elif kind == "table":
         assert config.table is not None
-        table = parse_qualified_name(config.table)
+        table = adapter.resolve_relation(parse_spelled_name(config.table)).parts
         try:
             columns = adapter.column_names(table)
         except Exception:
@@ -121,11 +122,13 @@ def load_hierarchy(
     if config.loss is not None and len(config.loss) != height:
         raise ConfigError(f"{where}.loss: {len(config.loss)} values for a hierarchy of height {height}")
 
+    # A file of one column whose lines hold another delimiter was most likely read with the wrong one.
+    hint = delimiter_hint(path, config.delimiter) if path is not None and height == 1 else ""
     if kind == "csv":
         where = f"{where} (file {config.csv})"  # content errors name the hierarchy file too
     if rows is not None:
         leaves = _load_rows(adapter, rows, height, raw, coded, source, attribute, where, created, check_values,
-                            deferred)
+                            deferred, hint)
         checked = coded  # same value and label columns as the raw table
     else:
         if loaded is None:  # else load_csv_hierarchy.sql.j2 created and filled it
@@ -133,8 +136,13 @@ def load_hierarchy(
             adapter.run("create_lookup_table.sql.j2", table=raw, height=height)
             _build(adapter, kind, context, where, attribute)
         # A builder's hierarchy holds the source's values alone already.
-        leaves = _code_in_database(adapter, raw, coded, source, attribute, height, where, created, check_values,
-                                   source_rows if kind in ("csv", "table") else None)
+        generated = kind in ("intervals", "mask", "dates")
+        leaves = _code_in_database(
+            adapter, raw, coded, source, attribute, height, where, created, check_values,
+            source_rows if kind in ("csv", "table") else None, hint=hint,
+            empty=_entirely_null(attribute, source, prefix, kind) if generated else None,
+            mask_length=config.mask.length if config.mask is not None else None,
+        )
         checked = raw
     return LoadedHierarchy(
         attribute=attribute,
@@ -144,6 +152,17 @@ def load_hierarchy(
         where=where,
         leaves=leaves,
         loss=tuple(config.loss) if config.loss is not None else None,
+    )
+
+
+def _entirely_null(attribute: str, source: Sequence[str], prefix: str, kind: str) -> str:
+    """The message for a generated hierarchy without values: its column is NULL in every row."""
+    # The session's own copy of a CSV source has a name of this run's, which would tell the user nothing.
+    table = "" if len(source) == 1 and source[0].startswith(prefix) else f" in {display_name(tuple(source))}"
+    return (
+        f"attributes.{attribute}: column {attribute!r} is entirely NULL{table}; a {kind} hierarchy is generated "
+        f"from the column's values and there are none. A column NULL in every row distinguishes no one: give it "
+        f"role insensitive (copied), identifier or ignore (removed)"
     )
 
 
@@ -165,7 +184,8 @@ def _build(adapter: EngineAdapter, kind: str, context: dict, where: str, attribu
 
 def _code_in_database(
     adapter: EngineAdapter, raw: str, coded: str, source: Sequence[str], attribute: str, height: int, where: str,
-    created: list[str], check_values: bool, source_rows: int | None,
+    created: list[str], check_values: bool, source_rows: int | None, *, hint: str = "", empty: str | None = None,
+    mask_length: int | None = None,
 ) -> int:
     """Survey (``is_plain_tree``; validate where it finds no plain tree), describe and encode the raw lookup
     table in SQL (``_load_rows`` does it in Python); the number of leaves.
@@ -174,7 +194,9 @@ def _code_in_database(
     the encoding joins every row once per level, and a source that small costs less to scan for its values
     (CUP's 100,001-row ZIP hierarchy, 13,294 ZIP codes in 63,441 rows: encoding on PostgreSQL 429 -> 180 ms,
     the run 2747 -> 2351 ms, with the smaller codes; on DuckDB 94 -> 57 ms and 532 -> 496 ms). Loss weights
-    still count every row of the hierarchy."""
+    still count every row of the hierarchy. ``hint``: added to the message about several top labels; ``empty``:
+    the message for a hierarchy without values; ``mask_length``: a mask hierarchy's length, for the message
+    about values of another length."""
     # Of height 1, level 0 is the top, where the NULL row added below takes a value's label.
     surveyed = f"{raw}_sequences" if not check_values and height > 1 else None
     if surveyed is not None:
@@ -182,9 +204,9 @@ def _code_in_database(
     unique = surveyed is not None and is_plain_tree(adapter, raw, height, surveyed)
     sequences = surveyed if unique else None  # read again by the description and the coding of a plain tree
     if not unique:
-        _validate(adapter, raw, source, attribute, height, where, check_values)
+        _validate(adapter, raw, source, attribute, height, where, check_values, mask_length=mask_length)
     leaves, null_rows, top_labels, top_label = describe_lookup(adapter, raw, height, sequences)
-    _check_description(where, leaves, null_rows, top_labels)
+    _check_description(where, leaves, null_rows, top_labels, hint=hint, empty=empty)
     if null_rows == 0:
         adapter.run("add_null_row.sql.j2", lookup=raw, height=height, top_label=top_label)
     created.append(coded)
@@ -232,7 +254,7 @@ def _small_file(path: Path) -> bool:
 def _load_rows(
     adapter: EngineAdapter, rows: list[list[str | None]], height: int, raw: str, coded: str,
     source: Sequence[str], attribute: str, where: str, created: list[str], check_values: bool,
-    deferred: list[CodedRows] | None = None,
+    deferred: list[CodedRows] | None = None, hint: str = "",
 ) -> int:
     """The coded table of a hierarchy whose rows are in Python, checked and coded there; the number of
     leaves. A hierarchy that is not a tree goes to the database after all, which lists its problems."""
@@ -243,7 +265,7 @@ def _load_rows(
         _validate(adapter, raw, source, attribute, height, where, check_values)
         raise EngineError(f"{where}: the database found no fault in a hierarchy Python rejected")  # pragma: no cover
     described = encoding.describe(rows)
-    _check_description(where, described.leaves, described.null_rows, described.top_labels)
+    _check_description(where, described.leaves, described.null_rows, described.top_labels, hint=hint)
     null_explicit = described.null_rows == 1
     if not null_explicit:
         rows = [*rows, [None] * height + [described.top_label]]  # add_null_row.sql.j2
@@ -258,15 +280,17 @@ def _load_rows(
     return described.leaves
 
 
-def _check_description(where: str, leaves: int, null_rows: int, top_labels: int) -> None:
+def _check_description(
+    where: str, leaves: int, null_rows: int, top_labels: int, *, hint: str = "", empty: str | None = None
+) -> None:
     if leaves == 0:
-        raise InputError(f"{where}: the hierarchy has no values")
+        raise InputError(empty or f"{where}: the hierarchy has no values")
     if null_rows > 1:
         raise InputError(f"{where}: NULL is mapped more than once")
     if null_rows == 0 and top_labels != 1:
         raise InputError(
             f"{where}: the top level has {top_labels} different values; extended match needs a single top "
-            f"value to generalize NULL to, or an explicit NULL mapping"
+            f"value to generalize NULL to, or an explicit NULL mapping{hint}"
         )
 
 
@@ -303,7 +327,7 @@ def validate_hierarchy_values(
 
 def _validate(
     adapter: EngineAdapter, raw: str, source: Sequence[str], attribute: str, height: int, where: str,
-    check_values: bool = True,
+    check_values: bool = True, *, mask_length: int | None = None,
 ) -> None:
     def problems_found(values: bool) -> list[tuple]:
         return adapter.run(
@@ -341,8 +365,24 @@ def _validate(
             f"{where}: inconsistent levels, {items[0][2]} label(s) have more than one parent "
             f"at the next level: {listed}"
         )
+    if "incomplete" in by_kind and mask_length is not None:
+        messages.append(_mask_lengths(where, attribute, mask_length, by_kind.pop("incomplete")))
     if "incomplete" in by_kind:
         items = by_kind["incomplete"]
         listed = ", ".join(f"{v!r} (level {lvl})" for v, lvl, _ in items)
         messages.append(f"{where}: {items[0][2]} value(s) have no label at some level: {listed}")
     raise InputError("\n".join(messages))
+
+
+def _mask_lengths(where: str, attribute: str, length: int, items: list[tuple[object, object, int]]) -> str:
+    """A mask labels only values of its length (build_mask_hierarchy.sql.j2); the others have no labels. Their
+    lengths, of the values listed (at most ``PROBLEM_LIMIT``, in order), say what ``length`` should be."""
+    total = items[0][2]
+    lengths = sorted({len(str(v)) for v, _, _ in items})
+    seen = f"{lengths[0]}..{lengths[-1]}" if len(lengths) > 3 else ", ".join(str(n) for n in lengths)
+    among = f" (of the first {len(items)} in order)" if total > len(items) else ""
+    listed = ", ".join(f"{v!r} ({len(str(v))})" for v, _, _ in items)
+    return (
+        f"{where}.mask.length: {length}, but {total} value(s) of column {attribute!r} have another length: "
+        f"lengths seen {seen}{among}: {listed}; a mask generalizes values of one length (the mask's)"
+    )

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -39,6 +40,27 @@ def read_csv_hierarchy(path: Path, delimiter: str, null_value: str | None, where
     if null_value is None:
         return [[row[0], *row] for row in raw]
     return [[None, None, *row[1:]] if row[0] == null_value else [row[0], *row] for row in raw]
+
+
+_DELIMITERS = {",": "comma", ";": "semicolon", "\t": "tab", "|": "pipe"}
+
+
+def delimiter_hint(path: Path, delimiter: str) -> str:
+    """`` (the file looks comma-separated: set delimiter: ",")`` when no line of the file's start holds
+    ``delimiter`` and every one holds one other delimiter; else empty. For a file read as one column."""
+    try:
+        with path.open("rb") as fh:
+            head = fh.read(4096)
+    except OSError:
+        return ""
+    lines = head.decode("utf-8", errors="replace").splitlines()
+    lines = [line for line in lines[: -1 if len(head) == 4096 and len(lines) > 1 else None][:20] if line.strip()]
+    if not lines or any(delimiter in line for line in lines):
+        return ""
+    found = [d for d in _DELIMITERS if d != delimiter and all(d in line for line in lines)]
+    if len(found) != 1:
+        return ""
+    return f' (the file looks {_DELIMITERS[found[0]]}-separated: set delimiter: {json.dumps(found[0])})'
 
 
 @dataclass(frozen=True)

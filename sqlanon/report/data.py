@@ -10,7 +10,7 @@ from fractions import Fraction
 from typing import Any
 
 from ..audit import measure_sensitive, numeric_kind
-from ..config import AnonymizeConfig
+from ..config import AnonymizeConfig, Role
 from ..engines.base import EngineAdapter
 from ..evaluation.evaluator import NodeStats
 from ..lattice import Node
@@ -38,10 +38,16 @@ def attributes(
     adapter: EngineAdapter, cfg: AnonymizeConfig, data: PreparedData, node: Node, stats: NodeStats
 ) -> list[dict[str, Any]]:
     losses = attribute_losses(data, node, stats)
+    basic = cfg.privacy.null_handling == "basic"
     out = []
     for i, (h, level) in enumerate(zip(data.hierarchies, node, strict=True)):
         examples = adapter.run("report_hierarchy_examples.sql.j2", table=h.values_table, level=level,
-                               limit=EXAMPLES)
+                               limit=EXAMPLES + 1)
+        # Every hierarchy has a NULL row (extended match), but "NULL -> NULL" only says something about a column
+        # that holds NULLs: asked of the source only then (one count; basic match removed them all).
+        if any(v is None for v, _ in examples) and (basic or not _has_nulls(adapter, data.source, h.attribute)):
+            examples = [(v, g) for v, g in examples if v is not None]
+        examples = examples[:EXAMPLES]
         out.append(
             {
                 "name": h.attribute,
@@ -54,6 +60,11 @@ def attributes(
             }
         )
     return out
+
+
+def _has_nulls(adapter: EngineAdapter, source: tuple[str, ...], column: str) -> bool:
+    """Whether the source has a NULL in ``column``."""
+    return int(adapter.run("count_rows.sql.j2", source=source, qis=[column], nulls=True)[0][1]) > 0
 
 
 def classes(histogram: list[list[int]]) -> dict[str, Any]:
@@ -79,6 +90,13 @@ _MODELS: dict[str, tuple[str, str, str, str | None, str]] = {
     "alpha_k_anonymity": ("(alpha,k)-anonymity", "alpha", "alpha", "alpha", "<="),
     "k_e_anonymity": ("(k,e)-anonymity", "e", "e", "e_range", ">="),
 }
+#: What the report measures of a sensitive attribute that no privacy model protects (it warns about it):
+#: (model that would bound it, parameter, measure of the worst class, direction).
+_UNDECLARED = (
+    ("distinct l-diversity", "l", "distinct_l", ">="),
+    ("(alpha,k)-anonymity", "alpha", "alpha", "<="),
+    ("t-closeness (equal)", "t", "t_equal", "<="),
+)
 #: t-closeness by ground distance; hierarchical t is not re-measured here (no hierarchy lookup in the report).
 _T_CLOSENESS = {"equal": ("t_equal", "t_equal"), "ordered": ("t_ordered", None), "hierarchical": (None, None)}
 
@@ -126,6 +144,8 @@ def models(
     "worst" is measured on the written table by the ``sqlanon check`` queries; with masked suppression it
     includes the all-'*' class. Hierarchical t-closeness and delta-presence are not re-measured here
     (``satisfied`` then comes from the run's model re-check). Dry runs have no table: worst is None.
+    A sensitive attribute without models gets rows too, ``declared: false`` with no limit: its distinct l,
+    alpha and equal-distance t, which k-anonymity alone does not bound (the report warns about them).
     """
     smallest = (verification or {}).get("smallest_class") or (class_info or {}).get("smallest")
     rows = [
@@ -152,6 +172,13 @@ def models(
                 distribution = _distribution(adapter, table, cfg.quasi_identifiers, name, per_class, c, measures)
             rows.append({"model": title, "parameter": parameter, "limit": limit, "worst": worst,
                          "direction": direction, "attribute": name, "distribution": distribution})
+    for name in (n for n, a in cfg.attributes.items() if a.role is Role.SENSITIVE and not a.models):
+        measures = None if table is None else measure_sensitive(adapter, table, cfg.quasi_identifiers, name,
+                                                               Fraction(3))
+        rows.extend({"model": title, "parameter": parameter, "limit": None,
+                     "worst": None if measures is None else measures[key], "direction": direction,
+                     "attribute": name, "distribution": None, "declared": False}
+                    for title, parameter, key, direction in _UNDECLARED)
     dp = cfg.privacy.delta_presence
     if dp is not None:
         rows.append(
@@ -166,7 +193,9 @@ def models(
         )
     for row in rows:
         worst, limit = row["worst"], row["limit"]
-        if worst is None or row["direction"] == "in":
+        if row.setdefault("declared", True) is False:
+            row["satisfied"] = None  # no limit to satisfy
+        elif worst is None or row["direction"] == "in":
             row["satisfied"] = models_ok
         elif row["direction"] == ">=":
             row["satisfied"] = worst >= limit

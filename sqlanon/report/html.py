@@ -78,6 +78,7 @@ def _view(report: dict[str, Any]) -> dict[str, Any]:
         "suppression_bar": svg.usage_bar(rows["suppressed"], rows["suppression_limit"]),
         "loss_bars": svg.loss_bars(report.get("attributes") or []),
         "models": [_model_row(m) for m in models],
+        "unprotected": _unprotected(models),
         "distributions": _distributions(models),
         "lattice": lattice_svg.lattice(search, report.get("metric") or "metric"),
         "legend": lattice_svg.legend(search),
@@ -123,7 +124,23 @@ def _verdict(report: dict[str, Any]) -> dict[str, str]:
 _SYMBOLS = {">=": "≥", "<=": "≤", "in": "∈"}
 
 
+_MEASURE_NAMES = {"l": "distinct l", "alpha": "alpha", "t": "t (equal distance)"}
+
+
+def _unprotected(models: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Sensitive attributes without a privacy model (``declared: false`` rows), each with its measured values."""
+    out: dict[str, dict[str, Any]] = {}
+    for model in models:
+        if model.get("declared") is False:
+            entry = out.setdefault(model["attribute"], {"attribute": model["attribute"], "measures": []})
+            if model["worst"] is not None:
+                entry["measures"].append((_MEASURE_NAMES.get(model["parameter"], model["parameter"]), model["worst"]))
+    return list(out.values())
+
+
 def _model_row(model: dict[str, Any]) -> dict[str, Any]:
+    if model.get("declared") is False:
+        return {**model, "condition": "–", "margin": None, "gauge": None}
     worst, limit, direction = model.get("worst"), model["limit"], model["direction"]
     margin = None
     if worst is not None:
@@ -133,6 +150,7 @@ def _model_row(model: dict[str, Any]) -> dict[str, Any]:
             margin = worst - limit if direction == ">=" else limit - worst
     return {
         **model,
+        "declared": True,  # reports written before sqlanon measured undeclared attributes have no such key
         "condition": f"{model['parameter']} {_SYMBOLS.get(direction, direction)} {svg.fmt_num(limit)}",
         "margin": None if margin is None else (f"{margin:+,}" if isinstance(margin, int) else f"{margin:+.4g}"),
         "gauge": svg.gauge(worst, limit, direction, model.get("satisfied")),

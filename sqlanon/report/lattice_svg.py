@@ -3,7 +3,10 @@
 The mark's colour says how the search decided the node. Size and shape depend on the lattice's size so that
 both an 18-node and a 5,000-node lattice stay readable: big circles with edges to their direct generalizations
 for small lattices, smaller circles, then small squares in wrapped rows for large ones.
-The SVG holds exactly one ``<circle>`` or ``<rect>`` per node (the legend is HTML): tests count them.
+The SVG holds one ``<circle>`` or ``<rect>`` per node (the legend is HTML), except in a large lattice's picture
+of squares: there the nodes decided without SQL (inferred or pruned: most of them) are one ``<path>`` per state,
+a square per node, whose ``data-nodes`` says how many (tests count both). A ``<rect>`` with its tooltip cost
+~190 bytes a node: ADULT's 4,320 nodes made an 862 KB report; a square in a path costs ~20.
 """
 
 from __future__ import annotations
@@ -47,6 +50,10 @@ STATE_LABELS = {
 MAX_NODES_WITH_EDGES = 150
 MAX_NODES_AS_CIRCLES = 1500
 MAX_HEIGHT = 720  # px; beyond it the marks shrink (down to the tier's smallest cell)
+#: Vertical room of one height's row at least: every row's label on the y-axis is shown, none overlaps.
+ROW_LABEL_SPACING = 13.0
+#: States drawn as one path each in the picture of squares (nodes no SQL query evaluated).
+PATH_STATES = ("inferred_feasible", "inferred_infeasible", "pruned")
 _LEFT, _RIGHT, _TOP, _BOTTOM = 64, 16, 16, 16
 
 
@@ -83,11 +90,16 @@ def _cell_size(row_sizes: list[int], plot_w: float, cell_max: float, cell_min: f
     cell = max(cell_min, min(cell_max, plot_w / max(row_sizes)))
     while cell > cell_min:
         per_line = max(1, int(plot_w // cell))
-        lines = sum(max(1, math.ceil(n / per_line)) for n in row_sizes)
-        if lines * cell + len(row_sizes) * gap <= MAX_HEIGHT:
+        if sum(_band(max(1, math.ceil(n / per_line)), cell, gap) for n in row_sizes) + len(row_sizes) * gap \
+                <= MAX_HEIGHT:
             break
         cell = max(cell_min, cell - 1)
     return cell
+
+
+def _band(lines: int, cell: float, gap: float) -> float:
+    """The height of one row of the picture (its wrapped lines of marks): room for its label at least."""
+    return max(lines * cell, ROW_LABEL_SPACING - gap)
 
 
 def _node_picture(nodes: Sequence[dict[str, Any]], heights: Sequence[int] | None, metric: str) -> Markup:
@@ -103,20 +115,19 @@ def _node_picture(nodes: Sequence[dict[str, Any]], heights: Sequence[int] | None
 
     positions: dict[tuple[int, ...], tuple[float, float]] = {}
     labels = []
-    y, last_label_y = float(_TOP), -math.inf
+    y = float(_TOP)
     for height in range(top_height, -1, -1):  # the top node (everything generalized) at the top
         row = sorted(rows.get(height, []), key=lambda node: node["levels"])
         lines = max(1, math.ceil(len(row) / per_line))
-        label_y = y + lines * cell / 2 + 4
-        if label_y - last_label_y >= 12 or height == 0:  # thin the labels out where heights are packed tightly
-            labels.append(el("text", height, x=_LEFT - 12, y=label_y, text_anchor="end", font_size=11))
-            last_label_y = label_y
+        band = _band(lines, cell, gap)
+        top = y + (band - lines * cell) / 2  # the marks centred in their band
+        labels.append(el("text", height, x=_LEFT - 12, y=y + band / 2 + 4, text_anchor="end", font_size=11))
         for i, node in enumerate(row):
             line, col = divmod(i, per_line)
             in_line = min(per_line, len(row) - line * per_line)
             x = _LEFT + plot_w / 2 + (col - (in_line - 1) / 2) * cell
-            positions[tuple(node["levels"])] = (x, y + line * cell + cell / 2)
-        y += lines * cell + gap
+            positions[tuple(node["levels"])] = (x, top + line * cell + cell / 2)
+        y += band + gap
     height_px = y - gap + _BOTTOM
 
     out = [*labels]
@@ -134,11 +145,16 @@ def _node_picture(nodes: Sequence[dict[str, Any]], heights: Sequence[int] | None
     if len(nodes) <= MAX_NODES_WITH_EDGES:
         out.extend(_edges(positions))
     optimum = None
+    grouped: dict[str, list[tuple[float, float]]] = defaultdict(list)
     for node in nodes:
         if node["state"] == "optimum":
             optimum = node  # drawn last, on top of its neighbours
             continue
+        if shape == "rect" and node["state"] in PATH_STATES:
+            grouped[node["state"]].append(positions[tuple(node["levels"])])
+            continue
         out.append(_mark(node, positions, shape, radius, cell, metric))
+    out.extend(_squares(state, grouped[state], cell - 1.5) for state in PATH_STATES if grouped[state])
     if optimum is not None:
         out.extend(_optimum(optimum, positions, radius, metric))
     return svg(WIDTH, height_px, out, id="lattice-svg")
@@ -182,6 +198,43 @@ def _mark(node: dict[str, Any], positions: dict, shape: str, radius: float, cell
         class_="node",
         data_state=state,
     )
+
+
+def _squares(state: str, centres: list[tuple[float, float]], side: float) -> Markup:
+    """One ``<path>`` of squares of ``side`` px centred on ``centres``, all nodes of one state. Corners are in
+    tenths of a pixel and each square moves relative to the last (``m4.9 0h3.5v3.5h-3.5z``), so that a node
+    costs ~20 bytes; the tooltip is the state's, with its count."""
+    step = _tenths(round(side * 10))
+    square = f"h{step}v{step}h-{step}z"
+    parts, last = [], None
+    for x, y in centres:
+        corner = (round((x - side / 2) * 10), round((y - side / 2) * 10))
+        if last is None:
+            parts.append(f"M{_tenths(corner[0])} {_tenths(corner[1])}{square}")
+        else:
+            parts.append(f"m{_tenths(corner[0] - last[0])} {_tenths(corner[1] - last[1])}{square}")
+        last = corner
+    return el(
+        "path",
+        el("title", f"{STATE_LABELS[state]}: {len(centres):,} nodes (decided without SQL)"),
+        d="".join(parts),
+        fill=STATE_COLORS[state],
+        stroke=PRUNED_OUTLINE if state == "pruned" else None,
+        stroke_width=0.8 if state == "pruned" else None,
+        class_="nodes",
+        data_state=state,
+        data_nodes=len(centres),
+    )
+
+
+def _tenths(value: int) -> str:
+    """A length given in tenths of a pixel, as short as SVG path data allows: 49 -> '4.9', 30 -> '3', -5 -> '-.5'.
+
+    >>> [_tenths(v) for v in (49, 30, -5, 0, -120)]
+    ['4.9', '3', '-.5', '0', '-12']
+    """
+    sign, whole, tenth = "-" if value < 0 else "", *divmod(abs(value), 10)
+    return f"{sign}{whole or ''}.{tenth}" if tenth else f"{sign}{whole}"
 
 
 def _edges(positions: dict[tuple[int, ...], tuple[float, float]]) -> list[Markup]:
