@@ -158,7 +158,8 @@ def _run(
     fixed: dict[str, int] | None, on_violation: str, want_report: bool,
 ) -> AnonymizationResult:
     adapter = session.adapter
-    output = _resolve_names(session, cfg)
+    keys = _APPLY_KEYS if fixed is not None else {}
+    output = _resolve_names(session, cfg, keys)
     target = output.parts
     try:
         data = session.prepare()
@@ -170,17 +171,15 @@ def _run(
         raise NoSolutionError(f"this batch violates k: {exc}; nothing was written") from None
     if not dry_run:  # a dry run writes nothing, so where it would write is not its concern
         try:
-            check_output_writable(adapter, output, key="output.table", if_exists=cfg.output.if_exists)
+            check_output_writable(adapter, output, key=keys.get("output.table", "output.table"),
+                                  if_exists=cfg.output.if_exists,
+                                  replace_hint=keys.get("output.if_exists", "set output.if_exists: replace"))
             if cfg.output.csv is not None:
                 if not adapter.SUPPORTS_CSV_SOURCE:
                     raise ConfigError(f"output.csv: the {adapter.name} engine cannot write client CSV files")
                 check_writable_file(cfg.resolve(cfg.output.csv), "output.csv", create_folders=True)
         except ConfigError as exc:
             raise session.named(exc) from None
-    try:
-        _budget(cfg, data).require()  # before anything sized by the lattice
-    except ConfigError as exc:
-        raise session.named(exc) from None
     metric = metric_by_name(cfg.search.metric)
     criteria = criteria_from_config(cfg)
     evaluator = NodeEvaluator(
@@ -214,6 +213,10 @@ def _run(
         node = _apply_fixed(cfg, data, problem, fixed, on_violation) if fixed is not None else None
         strategy = "fixed" if node is not None else cfg.search.strategy
         if node is None:
+            try:
+                _budget(cfg, data).require()  # before anything sized by the lattice
+            except ConfigError as exc:
+                raise session.named(exc) from None
             node = _search(cfg, data, problem, criteria)
         stats = evaluator.evaluate_full(node)
     metrics = {
@@ -245,7 +248,9 @@ def _run(
         statements=adapter.statements,
         seconds=round(time.perf_counter() - started, 4),
         source_table=data.source_display,
-        output_table=None if dry_run else display_name(parse_qualified_name(cfg.output.table)),
+        # As written, but each part as the engine spells it (PostgreSQL folds unquoted names).
+        output_table=None if dry_run else display_name(target[len(target) - len(parse_qualified_name(
+            cfg.output.table)):]),
         output_rows=output_rows,
         verified=None if dry_run else bool(verification and verification["verified"]),
         verification=verification,
@@ -260,7 +265,11 @@ def _run(
     return result
 
 
-def _resolve_names(session: Session, cfg: AnonymizeConfig) -> Relation:
+#: What apply's messages call the config keys it fills from its options.
+_APPLY_KEYS = {"source.table": "--source", "output.table": "--output", "output.if_exists": "add --if-exists replace"}
+
+
+def _resolve_names(session: Session, cfg: AnonymizeConfig, keys: dict[str, str]) -> Relation:
     """Every table name of the config as the database resolves it, before any work: the source (kept on the
     session for the run to read), and the output, refused when it is or would replace a relation the run reads
     (the source, a hierarchy table, a delta-presence population) or lies in the history schema
@@ -269,8 +278,9 @@ def _resolve_names(session: Session, cfg: AnonymizeConfig) -> Relation:
     read: list[tuple[str, Relation]] = []
     try:
         if cfg.source.table is not None:
-            session.source_relation = require_existing(adapter, resolve(adapter, cfg.source.table), "source.table")
-            read.append(("source.table", session.source_relation))
+            source_key = keys.get("source.table", "source.table")
+            session.source_relation = require_existing(adapter, resolve(adapter, cfg.source.table), source_key)
+            read.append((source_key, session.source_relation))
         for name, attr in cfg.attributes.items():
             if attr.hierarchy is not None and attr.hierarchy.table is not None:
                 read.append((f"attributes.{name}.hierarchy.table", resolve(adapter, attr.hierarchy.table)))
@@ -278,7 +288,8 @@ def _resolve_names(session: Session, cfg: AnonymizeConfig) -> Relation:
             read.append(("privacy.delta_presence.population_table",
                          resolve(adapter, cfg.privacy.delta_presence.population_table)))
         output = resolve(adapter, cfg.output.table)
-        check_output_identity(adapter, output, read, key="output.table", history_schema=cfg.history.schema)
+        check_output_identity(adapter, output, read, key=keys.get("output.table", "output.table"),
+                              history_schema=cfg.history.schema)
     except ConfigError as exc:
         raise session.named(exc) from None
     return output

@@ -58,10 +58,12 @@ def db_upgrade(db: str, schema: str, to: int | None, as_json: bool) -> None:
       sqlanon db upgrade --db postgresql+psycopg://owner@db/warehouse --schema anon_history
     """
     from .cli import _run
-    from .history import current_version, head, upgrade
+    from .history import current_version, head, resolve_schema, upgrade
 
     def action() -> None:
+        nonlocal schema
         with _connected(db, create=True) as adapter:
+            schema = resolve_schema(adapter, schema)
             before = current_version(adapter, schema)
             if before > head():
                 from .errors import ConfigError
@@ -96,10 +98,12 @@ def db_status(db: str, schema: str, as_json: bool) -> None:
       sqlanon db status --db duckdb:///warehouse.duckdb
     """
     from .cli import _run
-    from .history import current_version, head
+    from .history import current_version, head, resolve_schema
 
     def action() -> None:
+        nonlocal schema
         with _connected(db) as adapter:
+            schema = resolve_schema(adapter, schema)
             version = current_version(adapter, schema)
             shown = adapter.display_url
         state = ("current" if version == head() else "missing" if version == 0

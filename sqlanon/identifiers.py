@@ -39,6 +39,20 @@ class SpelledName:
     quoted: tuple[bool, ...]
 
 
+def parse_spelled_identifier(text: str) -> SpelledName:
+    """One identifier as written (a schema name): double-quoted, it is exact (``""`` for a quote inside);
+    otherwise the text itself, dots and quotes included, whose case follows the engine's rule.
+
+    >>> parse_spelled_identifier('"Audit"')
+    SpelledName(text='"Audit"', parts=('Audit',), quoted=(True,))
+    >>> parse_spelled_identifier('my.history')
+    SpelledName(text='my.history', parts=('my.history',), quoted=(False,))
+    """
+    if len(text) >= 2 and text[0] == text[-1] == '"':
+        return SpelledName(text, (text[1:-1].replace('""', '"'),), (True,))
+    return SpelledName(text, (text,), (False,))
+
+
 def parse_spelled_name(text: str) -> SpelledName:
     """``parse_qualified_name`` keeping which parts were quoted."""
     parts: list[str] = []

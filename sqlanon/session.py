@@ -42,6 +42,16 @@ class PreparedData:
     ctx: MetricContext
 
 
+def _case_hint(name: str, columns: list[str]) -> str:
+    """A hint where ``name`` differs from a column only in case: attribute names are matched exactly.
+
+    >>> _case_hint("AGE", ["age", "sex"])
+    "; column names are matched exactly: did you mean 'age'?"
+    """
+    same = [c for c in columns if c.lower() == name.lower()]
+    return f"; column names are matched exactly: did you mean {same[0]!r}?" if same else ""
+
+
 class Session:
     def __init__(self, config: AnonymizeConfig, db: str | Any = None) -> None:
         """``db``: a database URL overriding the config's, or the caller's open DuckDB or psycopg connection."""
@@ -102,7 +112,8 @@ class Session:
         if unknown:
             raise ConfigError(
                 "\n".join(
-                    f"attributes.{a}: no column {a!r} in table {shown} (columns: {', '.join(columns)})" for a in unknown
+                    f"attributes.{a}: no column {a!r} in table {shown} (columns: {', '.join(columns)})"
+                    + _case_hint(a, columns) for a in unknown
                 )
             )
         missing = [c for c in columns if c not in attrs]

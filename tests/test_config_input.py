@@ -263,12 +263,22 @@ def test_entirely_null_column_with_a_generated_hierarchy(engine: Engine, tmp_pat
     }
     path = write_config(tmp_path / "c.yaml", data)
     err = expect_error(["validate", path], f"{path}: attributes.v: column 'v' is entirely NULL in ",
-                       f"a {kind} hierarchy", "insensitive", "identifier or ignore")
+                       f"{'an' if kind == 'intervals' else 'a'} {kind} hierarchy", "insensitive",
+                       "identifier or ignore")
     assert re.search(r"NULL in (\w+\.)*t; ", err), err  # the table, as the database resolved it
     assert "has no values" not in err
 
 
 # -- hints ---------------------------------------------------------------------------------------------
+
+
+def test_an_attribute_that_differs_from_its_column_in_case_is_named(engine: Engine, tmp_path: Path) -> None:
+    _qi_table(engine, ["A", "B", "C", "A"])
+    data = _qi_config(engine, {"mask": {"length": 1}})
+    data["attributes"]["SEX"] = data["attributes"].pop("sex")
+    path = write_config(tmp_path / "c.yaml", data)
+    expect_error(["validate", path], f"{path}: attributes.SEX: no column 'SEX'",
+                 "column names are matched exactly: did you mean 'sex'?")
 
 
 def _qi_table(engine: Engine, values: list[str]) -> None:

@@ -415,6 +415,10 @@ CASES: dict[str, tuple[str, dict[str, Any]]] = {
         "catalog/find_dependants.sql.j2",
         {"table": ("warehouse", "analytics", WEIRD), "regclass": '"analytics"."we""ird; col"'},
     ),
+    "find_tables_read": (
+        "catalog/find_tables_read.sql.j2",
+        {"table": ("warehouse", "analytics", WEIRD), "regclass": '"analytics"."we""ird; col"'},
+    ),
     "rename_table": (
         "rename_table.sql.j2",
         {"table": ("analytics", "sqlanon_tmp_0123456789ab"), "new_name": WEIRD},

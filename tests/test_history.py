@@ -277,24 +277,27 @@ def test_upgrade_to_a_version_that_does_not_exist(engine: Engine) -> None:
 
 def test_hostile_schema_name_via_option_and_config(engine: Engine, tmp_path: Path) -> None:
     engine.create_table("x", {"decoy": "INTEGER"}, [(1,)])
-    up = run_ok("db", "upgrade", "--db", engine.url, "--schema", HOSTILE)
+    # Double-quoted, the name is exact on both engines (unquoted, PostgreSQL would fold its capitals).
+    up = run_ok("db", "upgrade", "--db", engine.url, "--schema", quote(HOSTILE))
     assert up["schema"] == HOSTILE and up["applied"] == migration_names()
     assert HOSTILE in schemas(engine)
     assert db_columns(engine, HOSTILE) == COLUMNS
-    assert run_ok("db", "status", "--db", engine.url, "--schema", HOSTILE)["status"] == "current"
-    assert run_ok("db", "upgrade", "--db", engine.url, "--schema", HOSTILE)["applied"] == []
+    assert run_ok("db", "status", "--db", engine.url, "--schema", quote(HOSTILE))["status"] == "current"
+    assert run_ok("db", "upgrade", "--db", engine.url, "--schema", quote(HOSTILE))["applied"] == []
     # A run recorded through the config key into the hostile schema; the default schema stays absent.
     make_people(engine)
-    result = run_ok("anonymize", write(tmp_path, "c.yaml", people_config(engine.url, history={"schema": HOSTILE})))
+    result = run_ok("anonymize",
+                    write(tmp_path, "c.yaml", people_config(engine.url, history={"schema": quote(HOSTILE)})))
     assert result["run_id"]
     assert DEFAULT not in schemas(engine)
-    (listed,) = list_runs(engine, HOSTILE)
+    (listed,) = list_runs(engine, quote(HOSTILE))
     assert listed["run_id"] == result["run_id"] and listed["status"] == "succeeded"
-    assert show(engine, result["run_id"][:6], schema=HOSTILE)["transformation"] == result["transformation"]
+    assert show(engine, result["run_id"][:6], schema=quote(HOSTILE))["transformation"] == result["transformation"]
     # A second, brand-new hostile schema created on first use by anonymize itself.
     other = HOSTILE + " 2"
-    second = run_ok("anonymize", write(tmp_path, "c2.yaml", people_config(engine.url, history={"schema": other})))
-    assert [r["run_id"] for r in list_runs(engine, other)] == [second["run_id"]]
+    second = run_ok("anonymize",
+                    write(tmp_path, "c2.yaml", people_config(engine.url, history={"schema": quote(other)})))
+    assert [r["run_id"] for r in list_runs(engine, quote(other))] == [second["run_id"]]
     assert db_columns(engine, other) == COLUMNS
     # Nothing was injected: the decoy table named in the schema name's "DROP TABLE x" still exists.
     assert {"x", "people", "people_out"} <= engine.tables()

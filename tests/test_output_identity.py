@@ -89,7 +89,7 @@ def test_every_spelling_of_the_source_is_refused_by_apply(engine: Engine, tmp_pa
     for name in spellings(engine, "people2"):
         result = invoke("apply", "--transformation", saved, "--db", engine.url, "--source", "people2",
                         "--output", name, "--if-exists", "replace")
-        expect_refused(result, "output.table", "can never be the output")
+        expect_refused(result, "--output", "--source", "can never be the output")
         assert checksum(engine, "people2") == before, name
 
 
@@ -213,3 +213,90 @@ def test_a_read_only_duckdb_file_is_refused(duckdb_engine: Engine, tmp_path: Pat
     data["history"] = {"enabled": False}
     result = invoke("anonymize", write_config(tmp_path / "ro.yaml", data))
     expect_refused(result, "output.table", "no permission")
+
+
+def test_apply_follows_the_search_path(engine: Engine, tmp_path: Path) -> None:
+    """apply resolves --source and --output as anonymize does: through the search path on PostgreSQL."""
+    if engine.name == "duckdb":
+        pytest.skip("DuckDB's default search path is the current schema only (covered by the spellings test)")
+    engine.execute("CREATE SCHEMA s3")
+    engine.execute("CREATE TABLE s3.batch (id INTEGER, age INTEGER, sex VARCHAR, name VARCHAR)")
+    engine.execute("INSERT INTO s3.batch SELECT * FROM (VALUES " +
+                   ", ".join(f"({i}, {a}, '{s}', '{n}')" for i, a, s, n in ROWS) + ") AS v")
+    engine.execute(f'ALTER DATABASE "{catalog(engine)}" SET search_path = public, s3')
+    engine.create_table("people3", COLUMNS, ROWS)
+    saved = tmp_path / "t.json"
+    first = invoke("anonymize", write_config(tmp_path / "c.yaml", config(engine.url, "people3", "p3_k2")),
+                   "--save-transformation", saved)
+    assert first.exit_code == 0, first.output
+    before = checksum(engine, "s3.batch")
+    for name in ["s3.batch", "S3.BATCH", f"{catalog(engine)}.s3.batch"]:
+        result = invoke("apply", "--transformation", saved, "--db", engine.url, "--source", "BATCH",
+                        "--output", name, "--if-exists", "replace")
+        expect_refused(result, "--output", "s3.batch", "can never be the output")
+    assert checksum(engine, "s3.batch") == before
+    ok = invoke("apply", "--transformation", saved, "--db", engine.url, "--source", "Batch", "--output", "batch_k2",
+                "--json")
+    assert ok.exit_code == 0, ok.output
+    assert engine.execute("SELECT count(*) FROM public.batch_k2")[0][0] == 40
+
+
+def test_a_table_a_source_view_reads_is_never_the_output(engine: Engine, tmp_path: Path) -> None:
+    """The source may be a view: the tables it reads (through further views too) are read by the run, so
+    none of them may be replaced by the output, whatever the spelling."""
+    engine.create_table("base", COLUMNS, ROWS)
+    engine.execute("CREATE VIEW inner_v AS SELECT * FROM base WHERE id >= 0")
+    engine.execute("CREATE VIEW outer_v AS SELECT * FROM inner_v")
+    before = checksum(engine, "base")
+    schema = "main" if engine.name == "duckdb" else "public"
+    for n, name in enumerate(["base", "BASE", quote("base"), f"{schema}.base"]):
+        path = write_config(tmp_path / f"v{n}.yaml", config(engine.url, "outer_v", name))
+        expect_refused(invoke("anonymize", path), "output.table", "is read by the view", "source.table",
+                       "can never be the output")
+        assert checksum(engine, "base") == before, name
+    # A view's own output elsewhere is fine.
+    path = write_config(tmp_path / "ok.yaml", config(engine.url, "outer_v", "from_view_k2"))
+    assert invoke("anonymize", path).exit_code == 0
+    assert checksum(engine, "base") == before
+
+
+def test_the_history_schema_follows_the_name_rules(engine: Engine, tmp_path: Path) -> None:
+    """A quoted history schema is exact, and the output may not replace its tables however it is written;
+    an unquoted one follows the engine's case rule, in the config and on the command line alike."""
+    engine.create_table("src", COLUMNS, ROWS)
+    data = config(engine.url, "src", "out_a")
+    data["history"] = {"schema": '"Audit"'}
+    assert invoke("anonymize", write_config(tmp_path / "a.yaml", data)).exit_code == 0
+    assert "Audit" in {r[0] for r in engine.execute("SELECT schema_name FROM information_schema.schemata")}
+    succeeded = """SELECT count(*) FROM "Audit".runs WHERE status = 'succeeded'"""  # refused runs are recorded
+    for n, name in enumerate(['"Audit".runs', '"Audit"."runs"', '"Audit".run_nodes']):
+        data = config(engine.url, "src", name)
+        data["history"] = {"schema": '"Audit"'}
+        expect_refused(invoke("anonymize", write_config(tmp_path / f"h{n}.yaml", data)),
+                       "output.table", "run-history schema")
+    assert engine.execute(succeeded) == [(1,)]
+    listed = invoke("runs", "list", "--db", engine.url, "--schema", '"Audit"', "--json")
+    assert listed.exit_code == 0, listed.output
+    # Unquoted: PostgreSQL folds to lower case (a new schema audit2); DuckDB finds "Audit" whatever the case.
+    data = config(engine.url, "src", "out_b")
+    data["history"] = {"schema": "AUDIT2"}
+    assert invoke("anonymize", write_config(tmp_path / "b.yaml", data)).exit_code == 0
+    schemas = {r[0] for r in engine.execute("SELECT schema_name FROM information_schema.schemata")}
+    assert ("audit2" if engine.name == "postgres" else "AUDIT2") in schemas
+    for spelled in ("audit2", "Audit2", "AUDIT2"):
+        listed = invoke("runs", "list", "--db", engine.url, "--schema", spelled, "--json")
+        assert listed.exit_code == 0, (spelled, listed.output)
+        assert len(json.loads(listed.stdout)["runs"]) == 1
+    if engine.name == "duckdb":
+        listed = invoke("runs", "list", "--db", engine.url, "--schema", "audit", "--json")
+        assert listed.exit_code == 0, listed.output
+
+
+def test_the_output_is_reported_as_the_engine_spells_it(engine: Engine, tmp_path: Path) -> None:
+    engine.create_table("srcpg", COLUMNS, ROWS)
+    result = invoke("anonymize", write_config(tmp_path / "c.yaml", config(engine.url, "srcpg", "SRCPG_OUT")),
+                    "--json")
+    assert result.exit_code == 0, result.output
+    expected = "srcpg_out" if engine.name == "postgres" else "SRCPG_OUT"
+    assert json.loads(result.stdout)["output_table"] == expected
+    assert expected in engine.tables()

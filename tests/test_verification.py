@@ -16,6 +16,7 @@ import json
 import secrets
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -302,7 +303,7 @@ def test_masked_rows_beyond_the_limit_make_a_run_unverified(engine: Engine,
         result.verification["reason"]
 
 
-def test_masked_rows_of_a_run_are_its_suppressed_rows(engine: Engine) -> None:
+def test_masked_rows_of_a_run_are_its_suppressed_rows(engine: Engine, tmp_path: Path) -> None:
     """Mask mode with fewer masked rows than k: verified, the masked rows are the run's suppressed rows, and
     `check --k` fails the table unless the masked rows are treated as suppressed (then within the limit)."""
     source = fresh("src")
@@ -317,11 +318,17 @@ def test_masked_rows_of_a_run_are_its_suppressed_rows(engine: Engine) -> None:
         "privacy": {"k": 4, "suppression_limit": 0.1},
         "history": {"enabled": False},
     })
-    result = sqlanon.anonymize(cfg)
+    report = tmp_path / "run.html"
+    result = sqlanon.anonymize(cfg, report=report)
     assert result.transformation == {"qa": 0} and result.suppressed_rows == 2
     assert result.verified is True
     v = result.verification
     assert (v["masked_rows"], v["suppressed_rows"], v["masked_rows_as"]) == (2, 2, "suppressed")
+    # The HTML report says how the verification treated the masked rows.
+    html = report.read_text(encoding="utf-8")
+    assert "rows with every quasi-identifier &#39;*&#39; <b>2</b>" in html or \
+        "rows with every quasi-identifier '*' <b>2</b>" in html, html[:2000]
+    assert "(verified as: suppressed)" in html
 
     out = f"{source}_out"
     plain = invoke("check", "--db", engine.url, "--table", out, "--qi", "qa", "--k", "4")

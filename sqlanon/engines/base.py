@@ -291,9 +291,19 @@ class EngineAdapter:
         for a name the engine could not use (another database, an ambiguous part)."""
         raise NotImplementedError  # pragma: no cover
 
+    def resolve_schema(self, name: SpelledName) -> str:
+        """The exact name of the schema a one-part name denotes here, by the same rules as ``resolve_relation``
+        (an existing schema's own spelling; else the name a CREATE SCHEMA would give it)."""
+        raise NotImplementedError  # pragma: no cover
+
     def dependants(self, relation: Relation) -> list[tuple[str, str]]:
         """(name, kind) of what would make a DROP TABLE of the existing ``relation`` fail: views reading it
         where the engine binds them to the table, foreign keys referencing it."""
+        raise NotImplementedError  # pragma: no cover
+
+    def tables_read(self, relation: Relation) -> list[tuple[str, ...]]:
+        """The keys (as ``Relation.key``) of every relation that reading the view ``relation`` reads, through
+        the views it reads in turn; empty for a table. A run reads these too, so its output may replace none."""
         raise NotImplementedError  # pragma: no cover
 
     def table_exists(self, table: Sequence[str]) -> bool:

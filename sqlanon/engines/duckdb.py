@@ -333,8 +333,45 @@ class DuckDBAdapter(EngineAdapter):
             writable=None if catalog_info is None else not catalog_info[1],
         )
 
+    def resolve_schema(self, name: SpelledName) -> str:
+        """DuckDB compares schema names without case: an existing schema of the current catalog keeps its own
+        spelling, a new one is created as written."""
+        rows = self.run("catalog/find_relation.sql.j2", name="")
+        current = next(r[1] for r in rows if r[0] == "current")
+        wanted = name.parts[-1].lower()
+        return next((str(r[2]) for r in rows if r[0] == "schema" and r[1] == current and str(r[2]).lower() == wanted),
+                    name.parts[-1])
+
     def dependants(self, relation: Relation) -> list[tuple[str, str]]:
         return [(str(r[0]), str(r[1])) for r in self.run("catalog/find_dependants.sql.j2", table=relation.parts)]
+
+    def tables_read(self, relation: Relation) -> list[tuple[str, ...]]:
+        """From the scans of the view's unoptimized logical plan: DuckDB binds a view's names when it is read
+        and records no dependencies in its catalog. The plan names each table as catalog.schema.name."""
+        if relation.kind != "view":
+            return []
+        import json
+
+        before = str(self._execute("SELECT current_setting('explain_output')", [])[0][0])
+        with self._settings({"explain_output": "'all'"}, {"explain_output": _literal(before)}):
+            rows = self.run("catalog/find_tables_read.sql.j2", table=relation.parts)
+        found: set[tuple[str, ...]] = set()
+
+        def scans(node: Any) -> None:
+            if isinstance(node, dict):
+                table = (node.get("extra_info") or {}).get("Table") if node.get("name") == "SEQ_SCAN" else None
+                if isinstance(table, str):
+                    found.add(tuple(table.lower().split(".", 2)))
+                for child in node.get("children", []):
+                    scans(child)
+            elif isinstance(node, list):
+                for item in node:
+                    scans(item)
+
+        for key, value in rows:
+            if key == "logical_plan":
+                scans(json.loads(value))
+        return sorted(found)
 
     def column_names(self, table: Sequence[str]) -> list[str]:
         try:

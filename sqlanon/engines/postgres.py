@@ -283,9 +283,19 @@ class PostgresAdapter(EngineAdapter):
                         key=tuple(p or "" for p in exact), kind=kind,
                         schema_exists=bool(schema_exists) or relkind is not None, writable=writable)
 
+    def resolve_schema(self, name: SpelledName) -> str:
+        return name.parts[-1] if name.quoted[-1] else _fold(name.parts[-1])
+
     def dependants(self, relation: Relation) -> list[tuple[str, str]]:
         regclass = ".".join(self.quote_identifier(p) for p in relation.parts)
         return [(str(r[0]), str(r[1])) for r in self.run("catalog/find_dependants.sql.j2", regclass=regclass)]
+
+    def tables_read(self, relation: Relation) -> list[tuple[str, ...]]:
+        """From pg_depend: a view's rewrite rule depends on every relation it references."""
+        if relation.kind != "view":
+            return []
+        regclass = ".".join(self.quote_identifier(p) for p in relation.parts)
+        return [(str(r[0]), str(r[1])) for r in self.run("catalog/find_tables_read.sql.j2", regclass=regclass)]
 
     def column_names(self, table: Sequence[str]) -> list[str]:
         import psycopg

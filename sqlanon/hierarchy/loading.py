@@ -160,7 +160,8 @@ def _entirely_null(attribute: str, source: Sequence[str], prefix: str, kind: str
     # The session's own copy of a CSV source has a name of this run's, which would tell the user nothing.
     table = "" if len(source) == 1 and source[0].startswith(prefix) else f" in {display_name(tuple(source))}"
     return (
-        f"attributes.{attribute}: column {attribute!r} is entirely NULL{table}; a {kind} hierarchy is generated "
+        f"attributes.{attribute}: column {attribute!r} is entirely NULL{table}; {'an' if kind[0] in 'aeiou' else 'a'} "
+        f"{kind} hierarchy is generated "
         f"from the column's values and there are none. A column NULL in every row distinguishes no one: give it "
         f"role insensitive (copied), identifier or ignore (removed)"
     )

@@ -1,7 +1,7 @@
 """Run history in the target database: migrations, recording, reading."""
 
 from .runs import RunRecorder, get_run, list_runs, public_config
-from .schema import DEFAULT_SCHEMA, current_version, head, migrations, require_current, upgrade
+from .schema import DEFAULT_SCHEMA, current_version, head, migrations, require_current, resolve_schema, upgrade
 
 __all__ = [
     "DEFAULT_SCHEMA",
@@ -13,5 +13,6 @@ __all__ = [
     "migrations",
     "public_config",
     "require_current",
+    "resolve_schema",
     "upgrade",
 ]

@@ -22,7 +22,7 @@ from ..config import AnonymizeConfig
 from ..engines.base import EngineAdapter
 from ..errors import InputError, NoSolutionError, SqlanonError
 from ..hierarchy.sources import text
-from .schema import COLUMNS, require_current
+from .schema import COLUMNS, require_current, resolve_schema
 
 
 def _now() -> datetime:
@@ -81,8 +81,9 @@ class RunRecorder:
     def start(cls, adapter: EngineAdapter, cfg: AnonymizeConfig, command: str) -> RunRecorder:
         from .. import __version__
 
-        require_current(adapter, cfg.history.schema, create=cfg.history.create)
-        recorder = cls(adapter, cfg.history.schema)
+        schema = resolve_schema(adapter, cfg.history.schema)
+        require_current(adapter, schema, create=cfg.history.create)
+        recorder = cls(adapter, schema)
         config = public_config(cfg)
         recorder._insert("runs", {
             "run_id": recorder.run_id, "command": command, "status": "running", "started_at": _now(),
@@ -198,6 +199,7 @@ def _history_ready(adapter: EngineAdapter, schema: str) -> None:
 
 def list_runs(adapter: EngineAdapter, schema: str, limit: int = 20) -> list[dict[str, Any]]:
     """The newest runs first."""
+    schema = resolve_schema(adapter, schema)
     _history_ready(adapter, schema)
     rows = adapter.run("history/select_runs.sql.j2", schema=schema, columns=LIST_COLUMNS, prefix=None, limit=limit)
     return [_decode(dict(zip(LIST_COLUMNS, r, strict=True))) for r in rows]
@@ -205,6 +207,7 @@ def list_runs(adapter: EngineAdapter, schema: str, limit: int = 20) -> list[dict
 
 def get_run(adapter: EngineAdapter, schema: str, run_id: str, nodes: bool = False) -> dict[str, Any]:
     """One run by its id or a unique prefix of it (at least 4 characters)."""
+    schema = resolve_schema(adapter, schema)
     _history_ready(adapter, schema)
     if len(run_id) < 4:
         raise InputError(f"run id {run_id!r}: give at least 4 characters of it")

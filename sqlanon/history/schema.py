@@ -15,6 +15,7 @@ from functools import cache
 
 from ..engines.base import EngineAdapter
 from ..errors import ConfigError, EngineError
+from ..identifiers import parse_spelled_identifier
 from ..templates import migrations_root
 
 DEFAULT_SCHEMA = "sqlanon"
@@ -60,6 +61,13 @@ def migrations() -> tuple[Migration, ...]:
 def head() -> int:
     """The schema version this sqlanon reads and writes."""
     return len(migrations())
+
+
+def resolve_schema(adapter: EngineAdapter, schema: str) -> str:
+    """The exact name of the history schema ``schema`` (a config's ``history.schema`` or ``--schema``) denotes:
+    unquoted, its case follows the engine's rule (PostgreSQL folds it to lower case, DuckDB finds an existing
+    schema whatever its case); double-quoted, it is exact."""
+    return adapter.resolve_schema(parse_spelled_identifier(schema))
 
 
 def current_version(adapter: EngineAdapter, schema: str) -> int:

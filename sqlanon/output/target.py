@@ -11,7 +11,8 @@ from collections.abc import Iterable
 
 from ..engines.base import EngineAdapter
 from ..errors import ConfigError, InputError
-from ..identifiers import Relation, parse_spelled_name
+from ..history.schema import resolve_schema
+from ..identifiers import Relation, SpelledName, parse_spelled_name
 
 
 def resolve(adapter: EngineAdapter, text: str) -> Relation:
@@ -31,8 +32,15 @@ def check_output_identity(
                 f"{key}: {output.spelled!r} is the table {read_key} names ({relation.spelled!r}): both are "
                 f"{relation.shown} in {adapter.display_url}; the run reads it, so it can never be the output"
             )
+        if output.key in adapter.tables_read(relation):
+            raise ConfigError(
+                f"{key}: {output.spelled!r} ({output.shown}) is read by the view {read_key} names "
+                f"({relation.spelled!r}, {relation.shown}) in {adapter.display_url}; the run reads it, so it can "
+                f"never be the output"
+            )
     if history_schema is not None:
-        history = resolve(adapter, f"{history_schema}.x")
+        exact = resolve_schema(adapter, history_schema)
+        history = adapter.resolve_relation(SpelledName(history_schema, (exact, "x"), (True, True)))
         if history.key[:-1] == output.key[:-1]:
             raise ConfigError(
                 f"{key}: {output.spelled!r} lies in the run-history schema {history_schema!r} "
@@ -40,7 +48,8 @@ def check_output_identity(
             )
 
 
-def check_output_writable(adapter: EngineAdapter, output: Relation, *, key: str, if_exists: str) -> None:
+def check_output_writable(adapter: EngineAdapter, output: Relation, *, key: str, if_exists: str,
+                          replace_hint: str = "set output.if_exists: replace") -> None:
     """Refuse (ConfigError, exit 2) an output that cannot be written: a view, an existing table without
     ``if_exists: replace``, a table that views or foreign keys depend on (its DROP would fail after the
     search), a missing schema, no permission."""
@@ -51,7 +60,7 @@ def check_output_writable(adapter: EngineAdapter, output: Relation, *, key: str,
         if if_exists != "replace":
             raise ConfigError(
                 f"{key}: table {output.shown} already exists in {adapter.display_url} "
-                f"(set output.if_exists: replace to overwrite it)"
+                f"({replace_hint} to overwrite it)"
             )
         blockers = adapter.dependants(output)
         if blockers:
