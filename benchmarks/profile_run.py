@@ -58,12 +58,12 @@ class Timers:
 
 
 def instrument(timers: Timers) -> None:
-    from sqlanon import api, session
     from sqlanon.engines.base import EngineAdapter
     from sqlanon.evaluation import evaluator
+    from sqlanon.methods.generalization import method, preparation
 
-    timers.wrap(session.Session, "prepare", "prepare")
-    timers.wrap(api, "_search", "search")
+    timers.wrap(preparation.Preparation, "prepare", "prepare")
+    timers.wrap(method.GeneralizationMethod, "_search", "search")
     timers.wrap(EngineAdapter, "_timed", "sql (all statements)")
     # runs build a node query with _query (sql() is the same text with the comments, for explain)
     timers.wrap(evaluator.NodeEvaluator, "_query", "node query rendering")

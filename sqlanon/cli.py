@@ -274,17 +274,12 @@ def _runs_show(run_id: str, database: str, base_dir: Path | None, schema: str | 
 
 
 def _summary(result: Any, base_dir: Path | None = None, schema: str | None = None) -> str:
+    from .methods import method_class
+
     lines = [
         f"{'dry run' if result.dry_run else 'anonymized'} {result.source_table} ({result.rows} rows) "
         f"in {result.seconds:.2f}s on {result.database}",
-        f"  k={result.k}, suppression limit {result.suppression_limit} records, "
-        f"NULL handling {result.null_handling}, strategy {result.strategy}, metric {result.metric}",
-        "  transformation: " + ", ".join(f"{a}={lvl}/{result.hierarchy_heights[a] - 1}"
-                                         for a, lvl in result.transformation.items()),
-        f"  suppressed rows: {result.suppressed_rows} ({result.suppressed_rows_mode})"
-        + (f"; removed for NULL (basic match): {result.removed_for_null}" if result.removed_for_null else ""),
-        "  metrics: " + ", ".join(f"{k}={v:.6g}" for k, v in result.metrics.items()),
-        f"  nodes evaluated: {result.nodes_evaluated} of {result.lattice_size} ({result.statements} SQL statements)",
+        *method_class(result.method).summary_lines(result),
     ]
     if result.run_id:
         lines.append(f"  run id: {result.run_id} ({_runs_show(result.run_id, result.database, base_dir, schema)})")

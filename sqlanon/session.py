@@ -1,26 +1,21 @@
-"""A connection to the target database plus the temporary tables one run creates.
+"""A connection to the target database, the run's source, and the scratch tables the run creates.
 
-Every temporary table name is recorded the moment it is created and dropped on exit, whatever
-happened; they are session-private TEMPORARY tables, so a killed process leaves none behind either.
+Every scratch table name is recorded the moment it is created and dropped on exit, whatever happened; they
+are session-private TEMPORARY tables, so a killed process leaves none behind either. The session knows no
+anonymization method (``sqlanon/methods/``): it opens the source and checks its columns against the roles.
 """
 
 from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass
-from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from .config import AnonymizeConfig, Role
+from .config import AnonymizeConfig
 from .engines import EngineAdapter, adapter_for
-from .errors import ConfigError, EngineError, InputError
-from .evaluation import FrequencySet, rollup
-from .hierarchy import LoadedHierarchy, load_hierarchy
-from .hierarchy.loading import validate_hierarchy_values
+from .errors import ConfigError, InputError
 from .identifiers import Relation, display_name, parse_qualified_name, parse_spelled_name
-from .lattice import Lattice
-from .metrics import InformationLossMetric, MetricContext, metric_by_name
 
 DEFAULT_URL = "duckdb:///:memory:"
 
@@ -30,16 +25,13 @@ class SmallerThanKError(InputError):
 
 
 @dataclass(frozen=True)
-class PreparedData:
-    source: tuple[str, ...]
-    source_display: str
+class SourceTable:
+    """The source as the run reads it: its exact name (a scratch table for a CSV source), the name shown to
+    people, and its columns."""
+
+    parts: tuple[str, ...]
+    shown: str
     columns: list[str]
-    total_rows: int
-    removed_for_null: int
-    hierarchies: list[LoadedHierarchy]
-    fset: FrequencySet
-    lattice: Lattice
-    ctx: MetricContext
 
 
 def _case_hint(name: str, columns: list[str]) -> str:
@@ -53,6 +45,8 @@ def _case_hint(name: str, columns: list[str]) -> str:
 
 
 class Session:
+    """One connection for one run (or validate, explain), and the scratch tables it makes."""
+
     def __init__(self, config: AnonymizeConfig, db: str | Any = None) -> None:
         """``db``: a database URL overriding the config's, or the caller's open DuckDB or psycopg connection."""
         self.config = config
@@ -63,12 +57,20 @@ class Session:
         )
         self.prefix = f"sqlanon_{secrets.token_hex(4)}_"
         self.temporary: list[str] = []
-        #: ``source.table`` as the database resolved it (``api._resolve_names``); None: not resolved yet.
+        #: ``source.table`` as the database resolved it (``run.resolve_names``); None: not resolved yet.
         self.source_relation: Relation | None = None
+        #: The source's name as shown to people (``describe_source``).
+        self.source_shown = ""
 
     def __enter__(self) -> Session:
         self.adapter.connect()
         return self
+
+    def scratch(self, suffix: str) -> str:
+        """A name for a scratch table of this run, registered for removal before it is created."""
+        name = self.prefix + suffix
+        self.temporary.append(name)
+        return name
 
     def __exit__(self, *exc: Any) -> None:
         try:
@@ -91,8 +93,7 @@ class Session:
             path = self.config.resolve(src.csv)
             if not path.exists():
                 raise ConfigError(f"source.csv: file not found (value: {str(src.csv)!r})")
-            table = f"{self.prefix}src"
-            self.temporary.append(table)
+            table = self.scratch("src")
             # Every fault of the file is an InputError naming it, the cause and the line.
             from .csv_source import load_csv_source
 
@@ -127,13 +128,38 @@ class Session:
         self.config = self.config.with_other_columns(columns)
         return columns
 
-    # -- preparation ------------------------------------------------------------------------------
-    def prepare(self) -> PreparedData:
-        """Open the source, check roles, load and validate hierarchies, build the frequency set."""
-        try:
-            return self._prepare()
-        except ConfigError as exc:
-            raise self.named(exc) from None
+    def describe_source(self) -> SourceTable:
+        """The source as the run reads it: opened (a CSV file is read into a scratch table), resolved to its
+        exact relation, and its columns checked against the config's roles."""
+        source, shown = self.open_source()
+        if self.config.source.table is not None:
+            # The exact, fully qualified relation, so that every statement reads what was checked.
+            relation = self.source_relation or self.adapter.resolve_relation(
+                parse_spelled_name(self.config.source.table))
+            source = relation.parts
+        self.source_shown = shown
+        return SourceTable(source, shown, self.check_columns(source, shown))
+
+    def count_records(self, table: SourceTable, qis: list[str]) -> tuple[int, int]:
+        """(rows of the source, rows of them that basic NULL matching removes: a NULL quasi-identifier);
+        InputError when no record is left, SmallerThanKError when fewer than k are."""
+        cfg = self.config
+        basic = cfg.privacy.null_handling == "basic"
+        counts = [int(v) for v in self.adapter.run("count_rows.sql.j2", source=table.parts, qis=qis, nulls=basic)[0]]
+        total, removed = counts[0], counts[1] if basic else 0
+        considered = total - removed
+        if total == 0:
+            raise InputError(f"source: table {table.shown} has no rows")
+        if considered == 0:
+            raise InputError(
+                f"source: all {total} rows of {table.shown} have a NULL quasi-identifier and basic match removes "
+                f"them (privacy.null_handling: basic); use extended"
+            )
+        if cfg.privacy.k > considered:
+            raise SmallerThanKError(
+                f"privacy.k: k={cfg.privacy.k} is larger than the number of records ({considered}) in {table.shown}"
+            )
+        return total, removed
 
     def named(self, exc: ConfigError) -> ConfigError:
         """The same error, its message prefixed with the config file it is about."""
@@ -143,224 +169,3 @@ class Session:
             return exc
         return type(exc)("\n".join(prefix + line for line in text.splitlines()))
 
-    def _prepare(self) -> PreparedData:
-        cfg = self.config
-        source, shown = self.open_source()
-        if self.config.source.table is not None:
-            # The exact, fully qualified relation, so that every statement reads what was checked.
-            relation = self.source_relation or self.adapter.resolve_relation(
-                parse_spelled_name(self.config.source.table))
-            source = relation.parts
-        columns = self.check_columns(source, shown)
-        qis = cfg.quasi_identifiers
-        # The run's scans are of the source's size, unless a delta-presence population (not counted) is joined.
-        sized = cfg.privacy.delta_presence is None
-        if sized:
-            self.adapter.settings_for_data(None)
-        basic = cfg.privacy.null_handling == "basic"
-        counts = [int(v) for v in self.adapter.run("count_rows.sql.j2", source=source, qis=qis, nulls=basic)[0]]
-        total, removed = counts[0], counts[1] if basic else 0
-        considered = total - removed
-        if total == 0:
-            raise InputError(f"source: table {shown} has no rows")
-        if considered == 0:
-            raise InputError(
-                f"source: all {total} rows of {shown} have a NULL quasi-identifier and basic match removes them "
-                f"(privacy.null_handling: basic); use extended"
-            )
-        if sized:
-            self.adapter.settings_for_data(total)
-        if cfg.privacy.k > considered:
-            raise SmallerThanKError(
-                f"privacy.k: k={cfg.privacy.k} is larger than the number of records ({considered}) in {shown}"
-            )
-        hierarchies, deferred = [], []
-        for index, name in enumerate(qis):
-            attr = cfg.attributes[name]
-            assert attr.hierarchy is not None
-            loaded = load_hierarchy(
-                self.adapter, attr.hierarchy, attribute=name, source=source, resolve=cfg.resolve,
-                prefix=self.prefix, index=index, created=self.temporary, check_values=False,
-                # a population's values are coded through the same table
-                source_rows=total if sized else None, deferred=deferred,
-            )
-            if attr.max_level is not None and attr.max_level > loaded.height - 1:
-                raise ConfigError(
-                    f"attributes.{name}.max_level: {attr.max_level} exceeds the hierarchy's top level "
-                    f"{loaded.height - 1}"
-                )
-            hierarchies.append(loaded)
-        if deferred:  # the coded tables of hierarchies coded in Python, created together
-            staging = f"{self.prefix}cs"
-            self.temporary.append(staging)
-            self.adapter.create_coded_tables(deferred, staging)
-        sensitive = self._sensitive_domains(source, basic)
-        population = self._population(hierarchies, basic)
-        # Queries with models or a population read the whole frequency set and sum the Loss weights themselves
-        # (judge.sql.j2): none of the k-anonymity query's tables below are made for them.
-        judged = bool(sensitive) or population is not None
-        metric = metric_by_name(cfg.search.metric)
-        fs_table = f"{self.prefix}fs"
-        self.temporary.append(fs_table)
-        codes_table = f"{self.prefix}fsc" if self.adapter.CODE_TABLE else None
-        if codes_table is not None:
-            self.temporary.append(codes_table)
-        slice_check = None if judged else self._slice_check(considered, metric)
-        with self.adapter.aggregate_settings():
-            fset = FrequencySet.build(
-                self.adapter, table=fs_table, source=source, hierarchies=hierarchies, basic=basic,
-                sensitive=sensitive, population=population, codes_table=codes_table,
-                count_distinct=metric.reads_distinct_codes,
-                slice_check=slice_check, rollup_tables=[] if judged else self._rollup_tables(),
-                ranges_table=self._ranges_table() if slice_check else None,
-            )
-        if fset.records != considered:
-            self._lost_records(source, hierarchies, fset.records, considered)
-        if self.adapter.CODE_WEIGHTS and not judged:
-            weights_table = f"{self.prefix}cw"
-            self.temporary.append(weights_table)
-            fset = fset.with_code_weights(self.adapter, weights_table, hierarchies)
-        lattice = Lattice.build(
-            [h.height for h in hierarchies], [cfg.attributes[q].max_level for q in qis]
-        )
-        ctx = MetricContext(
-            records=fset.records,
-            max_suppressed=cfg.privacy.max_suppressed(fset.records),
-            k=cfg.privacy.k,
-            heights=lattice.heights,
-            leaves=tuple(h.leaves for h in hierarchies),
-            weight_sums=fset.weight_sums,
-            distinct_codes=fset.distinct_codes,
-            distinct_rows=fset.distinct,
-            priorities=tuple(Fraction(str(cfg.attributes[q].priority)) for q in qis),
-            level_loss=tuple(
-                None if h.loss is None else tuple(Fraction(str(x)) for x in h.loss) for h in hierarchies
-            ),
-        )
-        return PreparedData(source, shown, columns, total, removed, hierarchies, fset, lattice, ctx)
-
-    def _slice_check(self, considered: int, metric: type[InformationLossMetric]) -> tuple[int, int] | None:
-        """(k, limit) where feasibility checks may be sliced (``slicing.py``): k-anonymity checks that count
-        nothing but suppressed records, in Flash's walk (a limit, and a metric the levels do not determine);
-        its cover checks the open region's maximal nodes, which lie above the slicing levels."""
-        cfg = self.config
-        limit = cfg.privacy.max_suppressed(considered)
-        if not self.adapter.SLICED_CHECKS or metric.class_statistics or metric.levels_determine_value or limit == 0:
-            return None
-        return cfg.privacy.k, limit
-
-    def _rollup_tables(self) -> list[str]:
-        """Names for rolled-up code tables (``rollup.py``), registered for removal: the k-anonymity queries read
-        them."""
-        if not self.adapter.ROLLUPS or not self.adapter.CODE_TABLE:
-            return []
-        names = [f"{self.prefix}fsr{n}" for n in range(rollup.QIS + 1)]
-        self.temporary.extend(names)
-        return names
-
-    def _ranges_table(self) -> str | None:
-        """A name for the table of the code table's part ranges, registered for removal, where sliced checks
-        read parts by their row positions (``EngineAdapter.reads_part_ranges``)."""
-        if not self.adapter.CODE_TABLE or not self.adapter.reads_part_ranges():
-            return None
-        name = f"{self.prefix}fsp"
-        self.temporary.append(name)
-        return name
-
-    def _lost_records(
-        self, source: tuple[str, ...], hierarchies: list[LoadedHierarchy], kept: int, considered: int
-    ) -> None:
-        """The frequency set's joins drop a record whose value has no row at a hierarchy's level 0. The data is
-        scanned for such values only then, one quasi-identifier at a time (a scan of the source per
-        quasi-identifier on every run cost FARS on PostgreSQL 0.34 s of its 0.35 s of validation), and the error
-        names them."""
-        for h in hierarchies:
-            validate_hierarchy_values(self.adapter, h, source, h.where)
-        raise EngineError(  # pragma: no cover - every lost record is a value missing from a hierarchy
-            f"the frequency set holds {kept} of the {considered} records considered"
-        )
-
-    def _sensitive_domains(self, source: tuple[str, ...], basic: bool) -> list[dict[str, Any]]:
-        """One domain table per sensitive attribute with models (codes, table-wide counts, hierarchy codes)."""
-        cfg = self.config
-        out = []
-        for j, name in enumerate(cfg.sensitive_with_models):
-            attr = cfg.attributes[name]
-            kinds = {m.kind for m in attr.models}
-            numeric = "k_e_anonymity" in kinds or any(
-                m.t_closeness is not None and m.t_closeness.distance == "ordered" for m in attr.models
-            )
-            if numeric:
-                from .audit import numeric_kind
-
-                type_name = str(self.adapter.run("audit_column_types.sql.j2", table=source, columns=[name])[0][0])
-                if numeric_kind(type_name) is None:
-                    # Decided by the declared type, not by whether today's values happen to cast: text
-                    # order would rank '10' < '100' < '9' for the ordered distance.
-                    raise InputError(
-                        f"attributes.{name}: (k,e)-anonymity and ordered t-closeness need a numeric column; "
-                        f"{name!r} is {type_name}"
-                    )
-            coded, height = None, 0
-            if attr.hierarchy is not None:
-                loaded = load_hierarchy(
-                    self.adapter, attr.hierarchy, attribute=name, source=source, resolve=cfg.resolve,
-                    prefix=self.prefix, index=100 + j, created=self.temporary,
-                )
-                coded, height = loaded.coded_table, loaded.height
-            domain = f"{self.prefix}d{j}"
-            self.temporary.append(domain)
-            try:
-                self.adapter.run(
-                    "build_sensitive_domain.sql.j2", table=domain, source=source, column=name,
-                    qis=cfg.quasi_identifiers, basic=basic, numeric=numeric, hierarchy=coded, height=height,
-                )
-            except EngineError as exc:
-                raise InputError(
-                    f"attributes.{name}: (k,e)-anonymity and ordered t-closeness need a numeric column ({exc})"
-                ) from None
-            size, roots, ordered_max, hierarchical_max = self.adapter.run(
-                "describe_sensitive_domain.sql.j2", domain=domain, height=height
-            )[0]
-            out.append({"column": name, "domain": domain, "domain_size": int(size), "numeric": numeric,
-                        "height": height, "single_root": int(roots) <= 1, "ordered_max": int(ordered_max or 0),
-                        "hierarchical_max": int(hierarchical_max or 0)})
-        return out
-
-    def _population(self, hierarchies: list[LoadedHierarchy], basic: bool) -> str | None:
-        """Frequency set of the delta-presence population, through the same hierarchies."""
-        dp = self.config.privacy.delta_presence
-        if dp is None:
-            return None
-        table = self.adapter.resolve_relation(parse_spelled_name(dp.population_table)).parts
-        try:
-            columns = self.adapter.column_names(table)
-        except Exception:
-            raise ConfigError(
-                f"privacy.delta_presence.population_table: table not found (value: {dp.population_table!r})"
-            ) from None
-        missing = [h.attribute for h in hierarchies if h.attribute not in columns]
-        if missing:
-            raise ConfigError(
-                f"privacy.delta_presence.population_table: {display_name(table)} lacks the quasi-identifier "
-                f"column(s) {', '.join(repr(m) for m in missing)}"
-            )
-        for h in hierarchies:
-            validate_hierarchy_values(
-                self.adapter, h, table, f"privacy.delta_presence.population_table ({h.attribute})"
-            )
-        pfs = f"{self.prefix}pfs"
-        self.temporary.append(pfs)
-        qis = [{"column": h.attribute, "coded": h.coded_table, "height": h.height} for h in hierarchies]
-        self.adapter.run("build_frequency_set.sql.j2", table=pfs, source=table, qis=qis, basic=basic, sensitive=[])
-        return pfs
-
-    def output_columns(self, columns: list[str]) -> list[dict[str, Any]]:
-        qis = self.config.quasi_identifiers
-        out = []
-        for c in columns:
-            role = self.config.attributes[c].role
-            if role in (Role.IDENTIFIER, Role.IGNORE):
-                continue
-            out.append({"name": c, "qi_index": qis.index(c) if role is Role.QUASI_IDENTIFIER else None})
-        return out

@@ -165,3 +165,15 @@ def one_json_object(stdout: str) -> dict[str, Any]:
     data = json.loads(text)
     assert isinstance(data, dict)
     return data
+
+
+def prepare(session: Any) -> Any:
+    """Generalization's prepared data on an open session (``PreparedData``), its ConfigErrors naming the config
+    file as a run's do: for tests of the frequency set, the lattice and the node evaluator."""
+    from sqlanon.errors import ConfigError
+    from sqlanon.methods.generalization.preparation import Preparation
+
+    try:
+        return Preparation(session).prepare()
+    except ConfigError as exc:
+        raise session.named(exc) from None

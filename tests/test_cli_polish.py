@@ -20,7 +20,7 @@ from sqlanon.engines.base import EngineAdapter
 from sqlanon.evaluation import NodeEvaluator
 from sqlanon.metrics import metric_by_name
 from sqlanon.session import Session
-from tests.helpers import Engine, invoke, write_config
+from tests.helpers import Engine, invoke, prepare, write_config
 from tests.test_cli import make_people, people_config
 
 SQLANON = Path(sys.executable).with_name("sqlanon")
@@ -142,7 +142,7 @@ def test_explain_sql_runs_as_printed(engine: Engine, models: bool, monkeypatch: 
     cfg = parse_config(_people(engine, **extra), source="<test>")
     levels = {"age": 1, "zip": 2}
     with Session(cfg, engine.url) as session:
-        data = session.prepare()
+        data = prepare(session)
         evaluator = NodeEvaluator(session.adapter, data.fset, cfg.privacy.k,
                                   metric_by_name(cfg.search.metric).needs_loss_weights, criteria_from_config(cfg))
         node = tuple(levels.get(q, 0) for q in cfg.quasi_identifiers)

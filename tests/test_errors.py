@@ -586,7 +586,7 @@ def test_postgres_verification_aggregates_with_more_work_mem(
         pytest.skip("a PostgreSQL session setting")
     from urllib.parse import quote
 
-    from sqlanon import api
+    from sqlanon import run as api  # the run lifecycle calls the verifier
     from sqlanon.engines.postgres import AGGREGATE_WORK_MEM, PostgresAdapter
 
     seen: list[str] = []

@@ -20,6 +20,7 @@ from hypothesis import event, example, given, settings
 from sqlanon.metrics import METRICS
 from sqlanon.metrics.base import MetricContext
 from sqlanon.session import Session
+from tests.helpers import prepare
 from tests.oracle import Oracle
 from tests.test_properties import SETTINGS, Case, cases, fresh
 
@@ -36,7 +37,7 @@ def context(engine, case: Case) -> tuple[MetricContext, tuple[int, ...]]:
     table = fresh("src")
     case.create_table(engine, table)
     with Session(case.config(engine, table, metric="dm_star")) as session:
-        data = session.prepare()
+        data = prepare(session)
     return data.ctx, data.lattice.max_levels
 
 

@@ -36,7 +36,7 @@ from sqlanon.criteria import criteria_from_config
 from sqlanon.errors import InputError, NoSolutionError
 from sqlanon.evaluation import NodeEvaluator
 from sqlanon.session import Session
-from tests.helpers import write_config
+from tests.helpers import prepare, write_config
 from tests.oracle_models import Model, ModelOracle, Presence, Sensitive
 
 QIS = ("qa", "qb")
@@ -304,9 +304,9 @@ def test_node_evaluation_matches_oracle(engine, case: Case) -> None:
         if case.input_error_expected():
             event("input error")
             with pytest.raises(InputError):
-                session.prepare()
+                prepare(session)
             return
-        prepared = session.prepare()
+        prepared = prepare(session)
         oracle = case.oracle()
         assert prepared.ctx.records == oracle.n
         evaluator = NodeEvaluator(session.adapter, prepared.fset, cfg.privacy.k, True, criteria_from_config(cfg))
@@ -342,7 +342,7 @@ def test_node_queries_run_without_the_templates_comments(engine, models: list[di
         "privacy": {"k": 2, "suppression_limit": 0.1}, "history": {"enabled": False},
     }, source="<test>")
     with Session(cfg) as session:
-        prepared = session.prepare()
+        prepared = prepare(session)
         for weights in (False, True):
             evaluator = NodeEvaluator(session.adapter, prepared.fset, 2, weights, criteria_from_config(cfg))
             for node in ((0, 0), (1, 0), (1, 1)):
@@ -372,7 +372,7 @@ def test_certain_suppression_bounds_every_specialization(engine, kind: str | Non
     nodes = oracle.nodes()
     expected = {node: oracle.evaluate(node) for node in nodes}
     with Session(cfg) as session:
-        prepared = session.prepare()
+        prepared = prepare(session)
         evaluator = NodeEvaluator(session.adapter, prepared.fset, cfg.privacy.k, False, criteria_from_config(cfg))
         k_alone = NodeEvaluator(session.adapter, prepared.fset, cfg.privacy.k, False)
         for node in nodes:
@@ -489,7 +489,7 @@ def test_equal_closeness_share_uses_the_over_represented_values(engine) -> None:
         "privacy": {"k": 2, "suppression_limit": 0.5},
     })
     with Session(cfg) as session:
-        prepared = session.prepare()
+        prepared = prepare(session)
         evaluator = NodeEvaluator(session.adapter, prepared.fset, 2, False, criteria_from_config(cfg))
         stats = evaluator.evaluate((0,))
     assert stats.suppressed_records == 10
@@ -523,7 +523,7 @@ def test_hierarchical_closeness_share_needs_a_single_root(engine) -> None:
 
     cfg = config("flash")
     with Session(cfg) as session:
-        prepared = session.prepare()
+        prepared = prepare(session)
         evaluator = NodeEvaluator(session.adapter, prepared.fset, 2, False, criteria_from_config(cfg))
         assert evaluator.evaluate((0,)).suppressed_records == 0
         above = evaluator.evaluate((1,))
@@ -556,7 +556,7 @@ def test_prepared_model_queries_match_unprepared(engine) -> None:
         "search": {"metric": "loss"},
     })
     with Session(cfg) as session:
-        fset = session.prepare().fset
+        fset = prepare(session).fset
         adapter = session.adapter
         prepared = NodeEvaluator(adapter, fset, 2, True, criteria_from_config(cfg))
         plain = NodeEvaluator(adapter, fset, 2, True, criteria_from_config(cfg))
@@ -617,7 +617,7 @@ def test_largest_emd_of_a_sensitive_attribute(engine) -> None:
         "privacy": {"k": 1},
     })
     with Session(cfg) as session:
-        sensitive = {s["column"]: s for s in session.prepare().fset.sensitive}
+        sensitive = {s["column"]: s for s in prepare(session).fset.sensitive}
     assert sensitive["so"]["ordered_max"] == 5
     assert sensitive["sh"]["hierarchical_max"] == 10 and sensitive["sh"]["single_root"]
 

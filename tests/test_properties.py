@@ -30,6 +30,7 @@ from sqlanon.evaluation import FrequencySet, NodeEvaluator, rollup, slicing
 from sqlanon.evaluation.evaluator import exact_in_double
 from sqlanon.metrics import METRICS
 from sqlanon.session import Session
+from tests.helpers import prepare
 from tests.oracle import METRIC_NAMES, Oracle
 
 QI_NAMES = ("qa", "qb", "qc", "qd", "qe")
@@ -203,7 +204,7 @@ def test_node_evaluation_matches_oracle(engine, case: Case, data: st.DataObject)
         if case.input_error_expected(oracle):
             event("input error")
             with pytest.raises(InputError):
-                session.prepare()
+                prepare(session)
             return
         # With and without the frequency set's narrow copy for k-anonymity queries, on both engines.
         session.adapter.CODE_TABLE = data.draw(st.booleans(), label="code table")
@@ -213,7 +214,7 @@ def test_node_evaluation_matches_oracle(engine, case: Case, data: st.DataObject)
         session.adapter.ROLLUPS = data.draw(st.booleans(), label="rolled-up code tables")
         with pytest.MonkeyPatch.context() as mp:
             rolled_up_everywhere(mp)
-            prepared = session.prepare()
+            prepared = prepare(session)
         if prepared.fset.rollups:
             event("rolled up")
         assert (prepared.fset.codes_table is not None) == session.adapter.CODE_TABLE
@@ -307,7 +308,7 @@ def test_levels_with_a_single_code_are_left_out_of_the_grouping(engine) -> None:
     case.create_table(engine, table)
     oracle = case.oracle()
     with Session(case.config(engine, table)) as session:
-        prepared = session.prepare()
+        prepared = prepare(session)
         evaluator = NodeEvaluator(session.adapter, prepared.fset, case.k, loss_weights=True)
         left_out = 0
         for node in oracle.nodes():
@@ -332,7 +333,7 @@ def test_levels_with_a_single_code_are_left_out_of_the_grouping(engine) -> None:
         assert prepared.fset.distinct_codes is None  # Loss's bound does not read them: not counted
     with Session(case.config(engine, table, metric="dm_star")) as session:
         # DM*'s bound reads the distinct codes per level: counted in the data (b1 and b2 share level 1's b).
-        assert session.prepare().fset.distinct_codes == ((4, 2, 1), (2, 1), (2, 1, 1))
+        assert prepare(session).fset.distinct_codes == ((4, 2, 1), (2, 1), (2, 1, 1))
 
 
 def test_node_queries_assembled_per_grouping_are_the_template_rendered_whole(engine) -> None:
@@ -352,7 +353,7 @@ def test_node_queries_assembled_per_grouping_are_the_template_rendered_whole(eng
     table = fresh("src")
     case.create_table(engine, table)
     with sliced_everywhere(parts=2, max_share=1.0), Session(case.config(engine, table)) as session:
-        prepared = session.prepare()
+        prepared = prepare(session)
         assert prepared.fset.slicing
         groupings = set()
         for packed in (False, True):
@@ -385,7 +386,7 @@ def test_loss_weights_are_looked_up_per_code_unless_a_code_has_two(engine) -> No
         oracle = case.oracle()
         with Session(case.config(engine, table)) as session:
             session.adapter.CODE_WEIGHTS = True
-            prepared = session.prepare()
+            prepared = prepare(session)
             assert (prepared.fset.code_weights is None) == two_weights, single
             assert session.adapter.table_exists([prepared.fset.code_weights or f"{session.prefix}cw"]) != two_weights
             evaluator = NodeEvaluator(session.adapter, prepared.fset, case.k, loss_weights=True)
@@ -439,7 +440,7 @@ def test_sliced_checks_match_the_oracle(engine, case: Case, parts: int, max_shar
         return
     with (sliced_everywhere(parts, max_share, rolled_up, by_ranges),
           Session(case.config(engine, table)) as session):
-        prepared = session.prepare()
+        prepared = prepare(session)
         fset, limit = prepared.fset, prepared.ctx.max_suppressed
         event("sliced" if fset.slicing else "not sliced (no limit, or no QI of height 3)")
         if fset.slicing:
@@ -470,7 +471,7 @@ def test_a_check_stops_at_the_part_that_exceeds_the_limit(engine) -> None:
     table = fresh("src")
     case.create_table(engine, table)
     with sliced_everywhere(2, 1.0), Session(case.config(engine, table)) as session:
-        prepared = session.prepare()
+        prepared = prepare(session)
         assert prepared.fset.slicing == ((0, 1),) and prepared.fset.parts == 2
         evaluator = NodeEvaluator(session.adapter, prepared.fset, case.k, loss_weights=True, class_statistics=(),
                                   max_suppressed=2)
@@ -503,7 +504,7 @@ def test_the_code_table_is_made_when_a_node_no_rolled_up_table_serves_needs_it(e
             mp.setattr(adapter, "CODE_TABLE", True)
             mp.setattr(adapter, "ROLLUPS", True)
         with Session(case.config(engine, table)) as session:
-            fset = session.prepare().fset
+            fset = prepare(session).fset
             assert fset.rollups and fset.codes_pending is not None and fset.codes_table is not None
             evaluator = NodeEvaluator(session.adapter, fset, case.k, loss_weights=True, class_statistics=(),
                                       max_suppressed=4)
@@ -532,7 +533,7 @@ def test_parts_over_many_pages_are_read_whole(engine) -> None:
     table = fresh("src")
     case.create_table(engine, table)
     with sliced_everywhere(4, 0.5), Session(case.config(engine, table)) as session:
-        prepared = session.prepare()
+        prepared = prepare(session)
         fset = prepared.fset
         assert fset.slicing and fset.parts == 4 and bool(fset.part_ranges) == (engine.name == "postgres")
 

@@ -33,6 +33,7 @@ from sqlanon.lattice.search.exhaustive import ExhaustiveStrategy
 from sqlanon.lattice.search.flash import FlashStrategy
 from sqlanon.metrics import metric_by_name
 from sqlanon.session import Session
+from tests.helpers import prepare
 
 pytestmark = pytest.mark.slow
 
@@ -99,7 +100,7 @@ def exhaustive_reference(datasets: Path) -> dict[tuple[float, str], Optimum]:
     cfg = adult_config(datasets, "exhaustive", "loss", SUPPRESSION[0])
     out: dict[tuple[float, str], Optimum] = {}
     with Session(cfg) as session:
-        data = session.prepare()
+        data = prepare(session)
         assert data.lattice.size == LATTICE and data.ctx.records == RECORDS
         evaluator = NodeEvaluator(session.adapter, data.fset, K, loss_weights=True)
         for suppression, metric_name in CASES:
@@ -197,7 +198,7 @@ def test_flash_checks_no_node_above_one_worth_more_than_the_incumbent(shared_dat
             return super().evaluate(node, for_metric)
 
     with Session(cfg) as session:
-        data = session.prepare()
+        data = prepare(session)
         ctx = dataclasses.replace(data.ctx, max_suppressed=cfg.privacy.max_suppressed(data.ctx.records))
         evaluator = LoggingEvaluator(session.adapter, data.fset, K, loss_weights=False)
         problem = SearchProblem(data.lattice, evaluator, metric_by_name(metric_name), ctx, monotone_criteria=True)

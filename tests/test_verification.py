@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 
 import sqlanon
-from sqlanon import api
+from sqlanon import run
 from sqlanon.config import parse_config
 from sqlanon.engines import adapter_for_url
 from sqlanon.output import verify_output
@@ -210,16 +210,16 @@ def model_config(engine: Engine, source: str, models: dict[str, list], *, mode: 
 def tampering(monkeypatch: pytest.MonkeyPatch, *statements: str) -> Iterator[None]:
     """Run ``statements`` (with ``{out}`` for the written table) right after the write, before the
     verification reads the table: the verification is handed a table that the search did not produce."""
-    original = api._write
+    original = run._write
 
-    def write_then_tamper(session, cfg, data, node, target, *args, **kwargs):
-        original(session, cfg, data, node, target, *args, **kwargs)
+    def write_then_tamper(session, release, target):
+        original(session, release, target)
         for statement in statements:
             session.adapter.execute(statement.format(out=session.adapter.quote_qualified(target)))
 
-    monkeypatch.setattr(api, "_write", write_then_tamper)
+    monkeypatch.setattr(run, "_write", write_then_tamper)
     yield
-    monkeypatch.setattr(api, "_write", original)
+    monkeypatch.setattr(run, "_write", original)
 
 
 @pytest.mark.parametrize("mode", ["remove", "mask"])

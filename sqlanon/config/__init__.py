@@ -8,7 +8,6 @@ from .models import (
     OutputConfig,
     PrivacyConfig,
     Role,
-    SearchConfig,
     SourceConfig,
 )
 
@@ -19,7 +18,6 @@ __all__ = [
     "OutputConfig",
     "PrivacyConfig",
     "Role",
-    "SearchConfig",
     "SourceConfig",
     "load_config",
     "parse_config",

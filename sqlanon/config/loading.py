@@ -103,8 +103,20 @@ def parse_config(data: Any, source: str = "<config>", base_dir: Path | None = No
     if not isinstance(data, dict):
         raise ConfigError(f"{source}: the config must be a mapping with keys source, output, attributes, privacy")
     data = _substitute(data, source, ())
+    return validate_config(data, source, base_dir or Path.cwd())
+
+
+def validate_config(data: dict[str, Any], source: str, base_dir: Path) -> AnonymizeConfig:
+    """The config model of the method ``data`` names (``method:``, default generalization), validated: a
+    discriminated union whose tag picks the method's own model (``sqlanon.methods.config_class``)."""
+    from ..methods import DEFAULT, config_class
+
     try:
-        return AnonymizeConfig.model_validate({**data, "base_dir": base_dir or Path.cwd(), "source_file": source})
+        model = config_class(data.get("method", DEFAULT))
+    except ConfigError as exc:
+        raise ConfigError(f"{source}: {exc} (value: {data.get('method')!r})") from None
+    try:
+        return model.model_validate({**data, "base_dir": base_dir, "source_file": source})
     except ValidationError as exc:
         raise ConfigError(format_errors(source, exc, data)) from None
 
@@ -151,6 +163,9 @@ def format_errors(source: str, exc: ValidationError, data: Any) -> str:
         msg = err["msg"].removeprefix("Value error, ")
         if err["type"] == "extra_forbidden":
             msg = "unknown key"
+        if not loc and re.match(r"^[\w.]+: ", msg):  # a method's check of the whole config names its key itself
+            lines.append(f"{source}: {msg}")
+            continue
         where = _dotted(loc)
         if "url" in where:
             from ..engines.registry import mask_url

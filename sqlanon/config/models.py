@@ -167,10 +167,11 @@ class AttributeConfig(_Strict):
     #: Privacy models on a sensitive attribute (seed 000 section 4: different models per attribute).
     models: list[ModelConfig] = Field(default_factory=list)
 
+    #: Microaggregation: decimal places of the released group mean (None: unrounded).
+    round: int | None = Field(default=None, ge=0, le=15)
+
     @model_validator(mode="after")
-    def _hierarchy_for_qi(self) -> AttributeConfig:
-        if self.role is Role.QUASI_IDENTIFIER and self.hierarchy is None:
-            raise ValueError("a quasi_identifier needs a hierarchy")
+    def _settings_for_role(self) -> AttributeConfig:
         if self.role is Role.SENSITIVE:
             if self.max_level is not None:
                 raise ValueError("max_level applies to quasi_identifier only (role is sensitive)")
@@ -182,6 +183,8 @@ class AttributeConfig(_Strict):
                 raise ValueError("a sensitive attribute's hierarchy is only used by hierarchical t_closeness")
         elif self.role is not Role.QUASI_IDENTIFIER and (self.hierarchy is not None or self.max_level is not None):
             raise ValueError(f"hierarchy and max_level apply to quasi_identifier only (role is {self.role.value})")
+        if self.round is not None and self.role is not Role.QUASI_IDENTIFIER:
+            raise ValueError(f"round applies to quasi_identifier only (role is {self.role.value})")
         if self.models and self.role is not Role.SENSITIVE:
             raise ValueError(f"models apply to sensitive attributes only (role is {self.role.value})")
         return self
@@ -263,15 +266,6 @@ class PrivacyConfig(_Strict):
         return int(Fraction(str(self.suppression_limit)) * n)
 
 
-class SearchConfig(_Strict):
-    strategy: Literal["flash", "best_first", "exhaustive"] = "flash"
-    metric: Literal["loss", "dm_star", "wil", "precision", "height", "aecs"] = "loss"
-    max_exhaustive_nodes: int = Field(default=100_000, ge=1)
-    force: bool = False
-    #: Larger lattices are refused before any search (``lattice/budget.py``: the searches keep per-node state).
-    max_lattice_nodes: int = Field(default=1_000_000, ge=1)
-
-
 class HistoryConfig(_Strict):
     """Run history in the target database (``migrations/``; ``sqlanon runs list``)."""
 
@@ -290,6 +284,11 @@ class HistoryConfig(_Strict):
 
 
 class AnonymizeConfig(_Strict):
+    """What the config of every anonymization method has (``method:`` selects the method's own subclass,
+    ``sqlanon.methods``; ``parse_config`` dispatches on it)."""
+
+    #: The anonymization method (``sqlanon/methods/``): generalization unless the config says otherwise.
+    method: str = "generalization"
     source: SourceConfig
     output: OutputConfig
     attributes: dict[str, AttributeConfig] = Field(min_length=1)
@@ -297,7 +296,6 @@ class AnonymizeConfig(_Strict):
     #: settings. No default: without it, a column without a role is an error, so a forgotten column is noticed.
     other_columns: Literal["insensitive", "identifier", "ignore"] | None = None
     privacy: PrivacyConfig
-    search: SearchConfig = SearchConfig()
     history: HistoryConfig = HistoryConfig()
     #: Folder of the config file: relative paths in the config are resolved against it.
     base_dir: Path = Field(default=Path("."), exclude=True)
@@ -326,6 +324,13 @@ class AnonymizeConfig(_Strict):
             return self
         role = AttributeConfig(role=Role(self.other_columns))
         return self.model_copy(update={"attributes": {**self.attributes, **dict.fromkeys(unlisted, role)}})
+
+    def released_columns(self, columns: list[str]) -> list[dict[str, Any]]:
+        """The columns of the released table, in the source's order: identifiers and ignored columns are left
+        out; ``qi_index`` is a quasi-identifier's position among the quasi-identifiers (None for the others)."""
+        qis = self.quasi_identifiers
+        return [{"name": c, "qi_index": qis.index(c) if self.attributes[c].role is Role.QUASI_IDENTIFIER else None}
+                for c in columns if self.attributes[c].role not in (Role.IDENTIFIER, Role.IGNORE)]
 
     def resolve(self, path: Path) -> Path:
         return path if path.is_absolute() else (self.base_dir / path)

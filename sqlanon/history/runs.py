@@ -88,7 +88,7 @@ class RunRecorder:
         recorder._insert("runs", {
             "run_id": recorder.run_id, "command": command, "status": "running", "started_at": _now(),
             "sqlanon_version": __version__, "config_file": _config_file(cfg),
-            "config_json": json.dumps(config), "config_hash": config_hash(config),
+            "config_json": json.dumps(config), "config_hash": config_hash(config), "method": cfg.method,
             "source_table": cfg.source.table or (str(cfg.source.csv) if cfg.source.csv else None),
             "output_table": cfg.output.table, "host": socket.gethostname(), "pid": os.getpid(),
         })
@@ -107,9 +107,10 @@ class RunRecorder:
         self._update({
             "status": status, "finished_at": _now(), "rows_total": result.rows,
             "rows_considered": result.rows_considered, "output_rows": result.output_rows,
-            "suppressed_rows": result.suppressed_rows, "transformation_json": _json(result.transformation),
-            "metric": result.metric, "metrics_json": _json(result.metrics),
-            "nodes_evaluated": result.nodes_evaluated, "lattice_size": result.lattice_size,
+            "suppressed_rows": result.suppressed_rows, "transformation_json": _json(result.plan),
+            "metric": result.details.get("metric"), "metrics_json": _json(result.metrics),
+            "nodes_evaluated": result.details.get("nodes_evaluated"),
+            "lattice_size": result.details.get("lattice_size"), "details_json": _json(result.details),
             "verified": result.verified, "verification_json": _json(result.verification),
             "report_json": _json(report), "source_table": result.source_table,
             "output_table": result.output_table,
@@ -146,8 +147,8 @@ class RunRecorder:
 
 
 # -- reading ------------------------------------------------------------------------------------------
-LIST_COLUMNS = ("run_id", "command", "status", "started_at", "finished_at", "source_table", "output_table",
-                "transformation_json", "verified", "host", "pid", "error")
+LIST_COLUMNS = ("run_id", "command", "status", "started_at", "finished_at", "method", "source_table",
+                "output_table", "transformation_json", "verified", "host", "pid", "error")
 
 
 def _process_gone(host: str | None, pid: int | None) -> bool:
@@ -178,6 +179,8 @@ def _decode(row: dict[str, Any]) -> dict[str, Any]:
             out[key] = value.isoformat(timespec="seconds") + "Z"
         else:
             out[key] = value
+    if "method" in out and out["method"] is None:
+        out["method"] = "generalization"  # recorded before history version 3: the only method then
     out["status_shown"] = _shown_status(row)
     return out
 

@@ -30,7 +30,7 @@ COLUMNS: dict[str, tuple[str, ...]] = {
         "run_id", "command", "status", "started_at", "finished_at", "error", "sqlanon_version", "config_file",
         "config_json", "config_hash", "source_table", "output_table", "rows_total", "rows_considered",
         "output_rows", "suppressed_rows", "transformation_json", "metric", "metrics_json", "nodes_evaluated",
-        "lattice_size", "verified", "verification_json", "host", "pid", "report_json",
+        "lattice_size", "verified", "verification_json", "host", "pid", "report_json", "method", "details_json",
     ),
     "run_nodes": ("run_id", "levels", "state", "metric"),
     "run_history_version": ("version", "name", "applied_at", "sqlanon_version"),

@@ -1,0 +1,17 @@
+"""Test hooks for the fault tests (``tests/test_faults.py``, ``tests/test_interrupt.py``).
+
+``SQLANON_FAULT_PAUSE_IN_SEARCH=<seconds>`` holds a run after its first node evaluation, and
+``SQLANON_FAULT_PAUSE_IN_WRITE=<seconds>`` holds the write transaction open, so that a test can kill the process
+or drop its connection at that point. Unset, they cost one environment lookup.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+
+
+def fault_pause(variable: str) -> None:
+    pause = os.environ.get(variable)
+    if pause:
+        time.sleep(float(pause))

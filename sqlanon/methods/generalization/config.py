@@ -1,0 +1,39 @@
+"""The config of full-domain generalization (``method: generalization``, the default)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field, model_validator
+
+from ...config.models import AnonymizeConfig, Role, _Strict
+
+
+class SearchConfig(_Strict):
+    strategy: Literal["flash", "best_first", "exhaustive"] = "flash"
+    metric: Literal["loss", "dm_star", "wil", "precision", "height", "aecs"] = "loss"
+    max_exhaustive_nodes: int = Field(default=100_000, ge=1)
+    force: bool = False
+    #: Larger lattices are refused before any search (``lattice/budget.py``: the searches keep per-node state).
+    max_lattice_nodes: int = Field(default=1_000_000, ge=1)
+
+
+class GeneralizationConfig(AnonymizeConfig):
+    """Every quasi-identifier has a generalization hierarchy; the search over their lattice is configured
+    under ``search``."""
+
+    method: Literal["generalization"] = "generalization"
+    search: SearchConfig = SearchConfig()
+
+    @model_validator(mode="after")
+    def _hierarchy_for_every_qi(self) -> GeneralizationConfig:
+        for name, attr in self.attributes.items():
+            if attr.role is Role.QUASI_IDENTIFIER and attr.hierarchy is None:
+                raise ValueError(f"attributes.{name}: a quasi_identifier needs a hierarchy (method generalization; "
+                                 f"for numeric columns without one, see method: microaggregation)")
+            if attr.round is not None:
+                raise ValueError(f"attributes.{name}.round: applies to method microaggregation only")
+        return self
+
+
+CONFIG = GeneralizationConfig

@@ -1,0 +1,316 @@
+"""Full-domain generalization over the lattice of the quasi-identifiers' hierarchy levels (ARX, ANON, OLA):
+the first anonymization method. The optimal node is found by a search strategy (``lattice/search/``) that asks
+the node evaluator (``evaluation/``), which renders one ``GROUP BY`` per node over the frequency set."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import replace
+from fractions import Fraction
+from typing import Any, ClassVar
+
+from ...criteria import PrivacyCriterion, criteria_from_config
+from ...errors import ConfigError, NoSolutionError
+from ...evaluation import NodeEvaluator
+from ...evaluation.evaluator import NodeStats
+from ...faults import fault_pause
+from ...lattice import Node
+from ...lattice.budget import LatticeBudget, lattice_budget
+from ...lattice.search import STRATEGIES, SearchProblem
+from ...lattice.search.exhaustive import ExhaustiveStrategy
+from ...metrics import METRICS, InformationLossMetric
+from ...report import data as report_data
+from ..base import AnonymizationMethod, Outcome, ProgressCallback, Records, Release
+from . import explaining
+from . import report as sections
+from .config import GeneralizationConfig
+from .preparation import Preparation, PreparedData
+
+
+class GeneralizationMethod(AnonymizationMethod):
+    """The optimal full-domain generalization under k-anonymity, the privacy models and the suppression limit."""
+
+    name: ClassVar[str] = "generalization"
+    HAS_PLAN: ClassVar[bool] = True
+
+    data: PreparedData
+    metric: type[InformationLossMetric]
+    criteria: list[PrivacyCriterion]
+    evaluator: NodeEvaluator
+    problem: SearchProblem
+    node: Node
+    stats: NodeStats
+    strategy: str
+
+    @property
+    def config(self) -> GeneralizationConfig:
+        return self.session.config  # type: ignore[return-value]
+
+    def tables_read(self) -> list[tuple[str, str]]:
+        cfg = self.config
+        read = [(f"attributes.{name}.hierarchy.table", attr.hierarchy.table) for name, attr in cfg.attributes.items()
+                if attr.hierarchy is not None and attr.hierarchy.table is not None]
+        if cfg.privacy.delta_presence is not None:
+            read.append(("privacy.delta_presence.population_table", cfg.privacy.delta_presence.population_table))
+        return read
+
+    # -- prepare and solve ------------------------------------------------------------------------------
+    def prepare(self) -> None:
+        self.data = Preparation(self.session).prepare()
+        cfg = self.config
+        self.metric = self.data.metric
+        self.criteria = criteria_from_config(cfg)
+        self.evaluator = NodeEvaluator(
+            self.adapter, self.data.fset, cfg.privacy.k, loss_weights=self.metric.needs_loss_weights,
+            criteria=self.criteria, class_statistics=self.metric.class_statistics,
+            max_suppressed=self.data.ctx.max_suppressed,
+        )
+
+    def solve(self, plan: dict[str, Any] | None, on_violation: str, progress: ProgressCallback | None,
+              started: float) -> str:
+        cfg, data, metric = self.config, self.data, self.metric
+        fault_pending = [True]
+
+        def tick(evaluated: int, best: Fraction | None) -> None:
+            if fault_pending[0]:
+                fault_pending[0] = False
+                fault_pause("SQLANON_FAULT_PAUSE_IN_SEARCH")
+            if progress is not None:
+                progress(evaluated, data.lattice.size,
+                         None if best is None else metric.display(best, data.ctx), time.perf_counter() - started)
+
+        self.problem = SearchProblem(data.lattice, self.evaluator, metric, data.ctx, monotone_criteria=self._monotone,
+                                     progress=tick, core=self._core())
+        # A population's frequency set (delta-presence) is joined by every query and its size is not counted.
+        scanned = data.fset.distinct if data.fset.population is None else None
+        with self.adapter.node_query_settings(scanned, self.evaluator.judged):
+            node = self._apply_fixed(plan, on_violation) if plan is not None else None
+            self.strategy = "fixed" if node is not None else cfg.search.strategy
+            if node is None:
+                try:
+                    self._budget().require()  # before anything sized by the lattice
+                except ConfigError as exc:
+                    raise self.session.named(exc) from None
+                node = self._search()
+            self.node = node
+            self.stats = self.evaluator.evaluate_full(node)
+        return self.strategy
+
+    @property
+    def _monotone(self) -> bool:
+        return all(c.is_monotonic_with_generalization() for c in self.criteria)
+
+    def _core(self) -> SearchProblem | None:
+        """With models that are not monotone, k-anonymity alone (a necessary condition, monotone): the plain
+        class-size query over the same frequency set, without the models, which the search may prune with."""
+        if self._monotone:
+            return None
+        data = self.data
+        core_fset = replace(data.fset, sensitive=(), population=None)
+        core_evaluator = NodeEvaluator(self.adapter, core_fset, self.config.privacy.k, loss_weights=False,
+                                       class_statistics=self.metric.class_statistics,
+                                       max_suppressed=data.ctx.max_suppressed)
+        return SearchProblem(data.lattice, core_evaluator, self.metric, data.ctx, monotone_criteria=True)
+
+    def _budget(self) -> LatticeBudget:
+        return lattice_budget(self.config.quasi_identifiers, self.data.lattice.max_levels,
+                              self.config.search.max_lattice_nodes)
+
+    def _search(self) -> Node:
+        cfg, data = self.config, self.data
+        if cfg.search.strategy == "exhaustive":
+            strategy = ExhaustiveStrategy(cfg.search.max_exhaustive_nodes, cfg.search.force)
+        else:
+            strategy = STRATEGIES[cfg.search.strategy]()
+        found = strategy.search(self.problem)
+        if found.node is None:
+            models = ", ".join(c.kind for c in self.criteria)
+            raise NoSolutionError(
+                f"no transformation within the generalization limits keeps suppression within "
+                f"{data.ctx.max_suppressed} of {data.ctx.records} records for k={cfg.privacy.k} ({models}) "
+                f"({found.nodes_evaluated} nodes evaluated); "
+                + (self._unreachable_models() or "raise max_level, the suppression limit, or lower k")
+            )
+        return found.node
+
+    def _unreachable_models(self) -> str | None:
+        """The models that no class can ever meet, whatever the generalization: more distinct values required
+        (distinct/entropy/recursive l-diversity's l, p-sensitivity's p) than the sensitive attribute has."""
+        sizes = {s["column"]: s["domain_size"] for s in self.data.fset.sensitive}
+        found = []
+        for criterion in self.criteria:
+            parameter = "p" if criterion.kind == "p_sensitivity" else "l"
+            needed = getattr(criterion, parameter, None)
+            name = criterion.attribute_name
+            if needed is not None and name in sizes and needed > sizes[name]:
+                found.append(f"attributes.{name}: {criterion.kind} needs {parameter}={needed} distinct values in "
+                             f"every class, but {name!r} has only {sizes[name]} distinct values in the whole table")
+        if not found:
+            return None
+        return "; ".join(found) + f"; lower {'them' if len(found) > 1 else 'it'} to at most the number of values"
+
+    def _apply_fixed(self, fixed: dict[str, Any], on_violation: str) -> Node | None:
+        """The given transformation if this data satisfies the models with it; None to search again."""
+        cfg, data = self.config, self.data
+        qis = cfg.quasi_identifiers
+        if sorted(fixed) != sorted(qis):
+            raise ConfigError(
+                f"transformation: its attributes ({', '.join(sorted(fixed))}) are not the config's "
+                f"quasi-identifiers ({', '.join(sorted(qis))})"
+            )
+        bad = {q: fixed[q] for q in qis if type(fixed[q]) is not int}
+        if bad:
+            q, v = next(iter(bad.items()))
+            raise ConfigError(f"transformation.{q}: a level must be an integer (got {v!r})")
+        node = tuple(fixed[q] for q in qis)
+        if not data.lattice.contains(node):
+            limits = ", ".join(f"{q}<={m}" for q, m in zip(qis, data.lattice.max_levels, strict=True))
+            raise ConfigError(f"transformation: {dict(zip(qis, node, strict=True))} is outside the lattice "
+                              f"({limits})")
+        stats = self.problem.evaluate(node)
+        if stats.suppressed_records <= data.ctx.max_suppressed:
+            return node
+        if on_violation == "search":
+            return None
+        raise NoSolutionError(
+            f"this batch violates the privacy models under the transformation "
+            f"{', '.join(f'{q}={lvl}' for q, lvl in zip(qis, node, strict=True))}: {stats.suppressed_records} of "
+            f"{data.ctx.records} records are in classes failing k={cfg.privacy.k}"
+            + (" or a privacy model" if self.evaluator.models else "")
+            + f", above the suppression limit {data.ctx.max_suppressed}; nothing was written "
+            f"(use --on-violation search to search for a new transformation)"
+        )
+
+    # -- release and verification ---------------------------------------------------------------------------
+    def release(self) -> Release:
+        cfg, data = self.config, self.data
+        # The classes the chosen node suppresses, for the write to leave out or mask.
+        failing = self.session.scratch("fail")
+        self.adapter.run("find_failing_classes.sql.j2", failing=failing, **self.evaluator.context(self.node, False))
+        return Release(
+            template="write_output.sql.j2",
+            context={
+                "source": data.source,
+                "columns": cfg.released_columns(data.columns),
+                "qis": self._levels(),
+                "failing": failing,
+                "mask": cfg.output.suppressed_rows == "mask",
+                "basic": cfg.privacy.null_handling == "basic",
+            },
+            qis=cfg.quasi_identifiers,
+            k=cfg.privacy.k,
+            considered=data.ctx.records,
+            max_suppressed=data.ctx.max_suppressed,
+            mask=cfg.output.suppressed_rows == "mask",
+        )
+
+    def _levels(self) -> list[dict[str, Any]]:
+        return [{"column": h.attribute, "coded": h.coded_table, "level": level}
+                for h, level in zip(self.data.hierarchies, self.node, strict=True)]
+
+    def verify_models(self, table: tuple[str, ...]) -> dict[str, Any] | None:
+        """Every privacy model re-checked on the written table, read back and mapped to hierarchy codes."""
+        if not self.evaluator.models:
+            return None
+        vfs = self.session.scratch("vfs")
+        self.adapter.run("build_verification_set.sql.j2", table=vfs, output=table, qis=self._levels(),
+                         sensitive=list(self.data.fset.sensitive))
+        context = {**self.evaluator.context(self.node, False), "table": vfs}
+        stats = self.evaluator.stats_from_row(self.node, self.adapter.run("evaluate_node.sql.j2", **context)[0],
+                                              False)
+        # No written class may fail, in either mode. Masked rows ('*' in every QI) are no label of the chosen
+        # levels, so they drop out of the verification set (verify_output counts them against the limit); only
+        # where every chosen level has a '*' label (the top) do they form a class, and then it is a released one.
+        return {
+            "models_verified": stats.suppressed_records == 0,
+            "models_checked": [m["kind"] for m in self.evaluator.models],
+            "classes_failing_models": stats.suppressed_classes,
+        }
+
+    # -- what the run tells -------------------------------------------------------------------------------
+    def records(self) -> Records:
+        data = self.data
+        return Records(rows=data.total_rows, considered=data.ctx.records, removed_for_null=data.removed_for_null,
+                       max_suppressed=data.ctx.max_suppressed)
+
+    def outcome(self) -> Outcome:
+        cfg, data, node = self.config, self.data, self.node
+        return Outcome(
+            suppressed_rows=self.stats.suppressed_records,
+            metrics={name: cls().display(cls().value(node, self.stats, data.ctx), data.ctx)
+                     for name, cls in METRICS.items()},
+            details={
+                "transformation": self.plan(),
+                "metric": cfg.search.metric,
+                "strategy": self.strategy,
+                "nodes_evaluated": self.problem.nodes_evaluated,
+                "lattice_size": data.lattice.size,
+                "full_lattice_size": data.lattice.full_size,
+                "hierarchy_heights": {h.attribute: h.height for h in data.hierarchies},
+            },
+        )
+
+    def plan(self) -> dict[str, Any]:
+        return dict(zip(self.config.quasi_identifiers, self.node, strict=True))
+
+    def _search_section(self) -> dict[str, Any]:
+        """Every lattice node's outcome (for the report and the history's node rows), computed once."""
+        if not hasattr(self, "_search_info"):
+            self._search_info = sections.search(self.problem, self.data, self.node, self.config.quasi_identifiers)
+        return self._search_info
+
+    def report_sections(self, result: Any, table: tuple[str, ...] | None,
+                        class_info: dict[str, Any] | None) -> dict[str, Any]:
+        cfg = self.config
+        search_info = {**self._search_section(), "strategy": self.strategy, "seconds": result.seconds,
+                       "statements": result.statements}
+        return {
+            "transformation": result.transformation,
+            "metric": cfg.search.metric,
+            "attributes": sections.attributes(self.adapter, cfg, self.data, self.node, self.stats),
+            "models": report_data.models(self.adapter, cfg, table, class_info, result.verification),
+            "search": search_info,
+        }
+
+    def history_nodes(self) -> list[tuple[str, str, float | None]]:
+        return [(",".join(map(str, n["levels"])), n["state"], n["metric"])
+                for n in self._search_section()["nodes"] or []]
+
+    def validation(self) -> dict[str, Any]:
+        data = self.data
+        return {
+            "distinct_combinations": data.fset.distinct,
+            "hierarchy_heights": {h.attribute: h.height for h in data.hierarchies},
+            "lattice_size": data.lattice.size,
+            "search": self._search_plan(),
+        }
+
+    def _search_plan(self) -> dict[str, Any]:
+        """What ``anonymize`` would do with this lattice: its strategy, or why it would refuse."""
+        cfg, budget = self.config, self._budget()
+        plan = {"strategy": cfg.search.strategy, "lattice_size": budget.size,
+                "max_lattice_nodes": budget.limit, "estimated_memory_bytes": budget.estimated_bytes,
+                "runs": budget.fits, "refusal": budget.message or None}
+        if (budget.fits and cfg.search.strategy == "exhaustive" and budget.size > cfg.search.max_exhaustive_nodes
+                and not cfg.search.force):
+            plan["runs"] = False
+            plan["refusal"] = (f"search.strategy: exhaustive search of {budget.size} nodes exceeds "
+                               f"search.max_exhaustive_nodes ({cfg.search.max_exhaustive_nodes})")
+        return plan
+
+    def explain(self, node: dict[str, int] | None) -> str:
+        return explaining.explain(self.session, self.data, node or {})
+
+    @classmethod
+    def summary_lines(cls, result: Any) -> list[str]:
+        return [
+            f"  k={result.k}, suppression limit {result.suppression_limit} records, "
+            f"NULL handling {result.null_handling}, strategy {result.strategy}, metric {result.metric}",
+            "  transformation: " + ", ".join(f"{a}={lvl}/{result.hierarchy_heights[a] - 1}"
+                                             for a, lvl in result.transformation.items()),
+            f"  suppressed rows: {result.suppressed_rows} ({result.suppressed_rows_mode})"
+            + (f"; removed for NULL (basic match): {result.removed_for_null}" if result.removed_for_null else ""),
+            "  metrics: " + ", ".join(f"{k}={v:.6g}" for k, v in result.metrics.items()),
+            f"  nodes evaluated: {result.nodes_evaluated} of {result.lattice_size} ({result.statements} SQL "
+            f"statements)",
+        ]
