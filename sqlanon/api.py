@@ -17,7 +17,8 @@ from .audit import CheckResult, check  # noqa: F401  (re-exported: sqlanon.check
 from .config import AnonymizeConfig, load_config
 from .errors import ConfigError, InputError
 from .history import DEFAULT_SCHEMA
-from .methods import method_class
+from .methods import DEFAULT as DEFAULT_METHOD
+from .methods import PACKAGES, method_class
 from .methods.base import AnonymizationMethod, ProgressCallback
 from .result import AnonymizationResult
 from .run import execute
@@ -94,9 +95,6 @@ def apply(
     else:
         document, where = _document_from_file(transformation)
     cfg = _config_from_document(document, where, source=source, output=output, if_exists=if_exists, db=db)
-    if not method_class(cfg.method).HAS_PLAN:
-        raise ConfigError(f"{where}: method {cfg.method} has no reusable plan to apply to a new batch (its result "
-                          f"depends on the data itself); run `sqlanon anonymize` on the new batch instead")
     return execute(cfg, db=db, dry_run=dry_run, progress=progress, reports=_paths(report), command="apply",
                    plan=document["transformation"], on_violation=on_violation)
 
@@ -111,7 +109,9 @@ def _document_from_run(db: str | Any, run: str, schema: str) -> dict[str, Any]:
         record = get_run(adapter, schema, run)
     finally:
         adapter.close()
-    if record["status"] not in ("succeeded", "dry_run") or not record.get("transformation"):
+    has_plan = not isinstance(record.get("config"), dict) or method_class(
+        record["config"].get("method", DEFAULT_METHOD)).HAS_PLAN
+    if record["status"] not in ("succeeded", "dry_run") or (has_plan and not record.get("transformation")):
         raise InputError(f"--run: run {record['run_id']} has status {record['status']}; only a successful run "
                          f"has a transformation to apply")
     config_file = record.get("config_file")
@@ -138,6 +138,11 @@ def _config_from_document(document: dict[str, Any], where: str, *, source: str, 
                           if_exists: str | None, db: str | Any) -> AnonymizeConfig:
     from .config.loading import validate_config
 
+    recorded = document.get("config")
+    method = recorded.get("method", DEFAULT_METHOD) if isinstance(recorded, dict) else DEFAULT_METHOD
+    if isinstance(method, str) and method in PACKAGES and not method_class(method).HAS_PLAN:
+        raise ConfigError(f"{where}: method {method} has no reusable plan to apply to a new batch (its result "
+                          f"depends on the data itself); run `sqlanon anonymize` on the new batch instead")
     missing = [key for key in ("config", "transformation") if not isinstance(document.get(key), dict)]
     if missing:
         raise ConfigError(f"{where}: not a sqlanon transformation (missing {', '.join(missing)}); use the file "

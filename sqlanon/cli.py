@@ -142,8 +142,12 @@ def anonymize(config: Path, db: str | None, dry_run: bool, reports: tuple[Path, 
     def action() -> None:
         cfg = load_config(config)
         if save_transformation is not None:  # before the run, not after its write
+            from .methods import method_class
             from .paths import check_writable_file
 
+            if not method_class(cfg.method).HAS_PLAN:
+                raise ConfigError(f"--save-transformation: method {cfg.method} has no reusable plan to save (its "
+                                  f"result depends on the data itself)")
             check_writable_file(_json_path(save_transformation), "--save-transformation")
         progress = _progress(not (as_json or quiet))
         try:

@@ -179,7 +179,7 @@ def write_and_verify(session: Session, method: AnonymizationMethod,
         )) from None
     checked = verify_output(
         adapter, table=target, qis=release.qis, k=release.k, considered=release.considered,
-        max_suppressed=release.max_suppressed, mask=release.mask,
+        max_suppressed=release.max_suppressed, mask=release.mask, starred=release.starred,
     )
     verification = checked.to_dict()
     models = method.verify_models(target)

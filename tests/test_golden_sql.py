@@ -454,7 +454,49 @@ CASES: dict[str, tuple[str, dict[str, Any]]] = {
     ),
     "verify_output": (
         "verify_output.sql.j2",
-        {"table": ("analytics", "patients_k5"), "qis": ["age", WEIRD, PERCENT]},
+        {"table": ("analytics", "patients_k5"), "qis": ["age", WEIRD, PERCENT], "starred": True},
+    ),
+    "verify_output_numbers": (
+        "verify_output.sql.j2",
+        {"table": ("analytics", "census_k3"), "qis": ["AGI", WEIRD], "starred": False},
+    ),
+    "ma_create_records": (
+        "methods/microaggregation/create_records.sql.j2",
+        {"table": f"{PREFIX}mr", "source": WEIRD_SOURCE, "qis": ["AGI", WEIRD], "others": ["id", PERCENT],
+         "rid": "sqlanon_rid", "basic": True},
+    ),
+    "ma_standardize_records": (
+        "methods/microaggregation/standardize_records.sql.j2",
+        {"table": f"{PREFIX}mz", "records": f"{PREFIX}mr", "rid": "sqlanon_rid", "qis": ["AGI", WEIRD],
+         "scale": "z_score"},
+    ),
+    "ma_standardize_records_range": (
+        "methods/microaggregation/standardize_records.sql.j2",
+        {"table": f"{PREFIX}mz", "records": f"{PREFIX}mr", "rid": "sqlanon_rid", "qis": ["AGI"], "scale": "range"},
+    ),
+    "ma_standardize_records_none": (
+        "methods/microaggregation/standardize_records.sql.j2",
+        {"table": f"{PREFIX}mz", "records": f"{PREFIX}mr", "rid": "sqlanon_rid", "qis": ["AGI"], "scale": "none"},
+    ),
+    "ma_suppress_small_parts": (
+        "methods/microaggregation/suppress_small_parts.sql.j2", {"table": f"{PREFIX}mz", "k": 5},
+    ),
+    "ma_describe_parts": ("methods/microaggregation/describe_parts.sql.j2", {"table": f"{PREFIX}mz"}),
+    "ma_describe_groups": ("methods/microaggregation/describe_groups.sql.j2", {"table": f"{PREFIX}mz"}),
+    "ma_split_parts": ("methods/microaggregation/split_parts.sql.j2", {"table": f"{PREFIX}mz", "d": 2, "limit": 1000}),
+    "ma_group_round": (
+        "methods/microaggregation/group_round.sql.j2",
+        {"table": f"{PREFIX}mz", "k": 5, "d": 2, "stride": 540, "offset": 9},
+    ),
+    "ma_measure_information_loss": (
+        "methods/microaggregation/measure_information_loss.sql.j2", {"table": f"{PREFIX}mz", "d": 2},
+    ),
+    "ma_write_microaggregated": (
+        "methods/microaggregation/write_microaggregated.sql.j2",
+        {"table": ("analytics", "census_k3"), "records": f"{PREFIX}mr", "rid": "sqlanon_rid",
+         "groups": f"{PREFIX}mz", "columns": [{"name": "id", "qi_index": None}, {"name": WEIRD, "qi_index": 1},
+                                              {"name": "AGI", "qi_index": 0}],
+         "qis": [{"column": "AGI", "round": None}, {"column": WEIRD, "round": 2}], "source": WEIRD_SOURCE},
     ),
     "write_output_remove": (
         "write_output.sql.j2",

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
 #: pydantic model of its configs) and exports ``METHOD`` (its ``AnonymizationMethod`` subclass).
 PACKAGES: dict[str, str] = {
     "generalization": "sqlanon.methods.generalization",
+    "microaggregation": "sqlanon.methods.microaggregation",
 }
 
 DEFAULT = "generalization"

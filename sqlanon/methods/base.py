@@ -52,6 +52,9 @@ class Release:
     max_suppressed: int
     #: Suppressed rows are kept with every quasi-identifier '*' (``suppressed_rows: mask``), not removed.
     mask: bool = False
+    #: The released quasi-identifiers are text in which '*' may stand (generalization's top level, masked
+    #: rows); False for a method that releases numbers.
+    starred: bool = True
 
 
 @dataclass(frozen=True)

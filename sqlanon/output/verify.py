@@ -46,10 +46,12 @@ class Verification:
         return out
 
 
-def class_distribution(adapter: EngineAdapter, table: Sequence[str], qis: Sequence[str]) -> list[tuple[int, bool, int]]:
-    """(class size, whether the class is the all-'*' one, number of such classes), one pass over ``table``."""
+def class_distribution(adapter: EngineAdapter, table: Sequence[str], qis: Sequence[str],
+                       starred: bool = True) -> list[tuple[int, bool, int]]:
+    """(class size, whether the class is the all-'*' one, number of such classes), one pass over ``table``;
+    ``starred``: the quasi-identifiers are text where '*' may stand (not so for numbers a method releases)."""
     with adapter.aggregate_settings():
-        rows = adapter.run("verify_output.sql.j2", table=tuple(table), qis=list(qis))
+        rows = adapter.run("verify_output.sql.j2", table=tuple(table), qis=list(qis), starred=starred)
     return [(int(size), bool(star), int(count)) for size, star, count in rows]
 
 
@@ -62,9 +64,10 @@ def verify_output(
     considered: int,
     max_suppressed: int,
     mask: bool,
+    starred: bool = True,
 ) -> Verification:
     """Check k on the written table and that at most ``max_suppressed`` of ``considered`` rows are suppressed."""
-    distribution = class_distribution(adapter, table, qis)
+    distribution = class_distribution(adapter, table, qis, starred)
     histogram: dict[int, int] = {}
     rows = sum(size * count for size, _, count in distribution)
     all_star = sum(size * count for size, star, count in distribution if star)  # at most one such class

@@ -62,9 +62,9 @@ def _view(report: dict[str, Any]) -> dict[str, Any]:
     models = report.get("models") or []
     k = next((m["limit"] for m in models if m.get("parameter") == "k"), None)
     rows = report["rows"]
-    search = report["search"]
+    search = report.get("search")  # the lattice search of generalization; other methods have none
     classes = report.get("classes")  # None on a dry run: no table was written to measure
-    nodes = search.get("nodes")
+    nodes = search.get("nodes") if search else None
     return {
         "transformation": ", ".join(f"{name}={level}" for name, level in (report.get("transformation") or {}).items()),
         "metric_value": (report.get("metrics") or {}).get(report.get("metric")),
@@ -76,15 +76,21 @@ def _view(report: dict[str, Any]) -> dict[str, Any]:
         "histogram": svg.histogram(classes.get("size_histogram") or [], k) if classes else None,
         "suppressed_share": rows["suppressed"] / rows["considered"] if rows.get("considered") else None,
         "suppression_bar": svg.usage_bar(rows["suppressed"], rows["suppression_limit"]),
-        "loss_bars": svg.loss_bars(report.get("attributes") or []),
+        "loss_bars": svg.loss_bars(report.get("attributes") or _grouped_losses(report)),
         "models": [_model_row(m) for m in models],
         "unprotected": _unprotected(models),
         "distributions": _distributions(models),
-        "lattice": lattice_svg.lattice(search, report.get("metric") or "metric"),
-        "legend": lattice_svg.legend(search),
+        "lattice": lattice_svg.lattice(search, report.get("metric") or "metric") if search else None,
+        "legend": lattice_svg.legend(search) if search else [],
         "edges_drawn": bool(nodes) and len(nodes) <= lattice_svg.MAX_NODES_WITH_EDGES,
         "config_json": json.dumps(report.get("config"), indent=2, ensure_ascii=False, default=str),
     }
+
+
+def _grouped_losses(report: dict[str, Any]) -> list[dict[str, Any]]:
+    """Microaggregation's loss per quasi-identifier as a share (IL / 100: SSE / SST) for the loss bars."""
+    by_attribute = (report.get("microaggregation") or {}).get("information_loss_by_attribute") or {}
+    return [{"name": name, "loss": value["information_loss"] / 100} for name, value in by_attribute.items()]
 
 
 def _distributions(models: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -3,7 +3,8 @@
 -- In mask mode the class whose quasi-identifiers are all '*' holds the suppressed records.
 -- One pass gives the class-size distribution; verify.py derives rows, classes, the smallest class and the
 -- classes below k from it (the report's histogram comes from the same pass).
--- context: table (parts), qis (column names)
+-- context: table (parts), qis (column names), starred (the quasi-identifiers are text that may be '*'; a
+--          method releasing numbers has no all-'*' class)
 -- columns: class size, is the all-'*' class, number of classes
 SELECT s, all_star, count(*)
 FROM (

@@ -1,0 +1,50 @@
+"""The config of microaggregation (``method: microaggregation``)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field, model_validator
+
+from ...config.models import AnonymizeConfig, Role, _Strict
+
+
+class MicroaggregationSettings(_Strict):
+    """How records are grouped (``microaggregation:`` in a config)."""
+
+    #: Scale of each quasi-identifier before distances are taken: z_score (population standard deviation),
+    #: range (min-max to [0, 1]) or none. The information loss is measured on the same scale.
+    standardize: Literal["z_score", "range", "none"] = "z_score"
+    #: Exact MDAV runs on parts of at most this many records; a larger table is first split at medians of its
+    #: widest attribute, part by part, and MDAV runs in every part at once (statements do not grow with rows).
+    partition_size: int = Field(default=10_000, ge=2)
+    #: Seed of the (k,p,q,r) heuristic's random choice of a first record (in [-1, 1], as output.seed).
+    seed: float = Field(default=0.0, ge=-1, le=1)
+
+
+class MicroaggregationConfig(AnonymizeConfig):
+    """Numeric quasi-identifiers without hierarchies, replaced by the mean of groups of k..2k-1 similar
+    records (MDAV); sensitive attributes may carry kpqr_anonymity, p_sensitivity or distinct_l_diversity."""
+
+    method: Literal["microaggregation"]
+    microaggregation: MicroaggregationSettings = MicroaggregationSettings()
+
+    @model_validator(mode="after")
+    def _numeric_quasi_identifiers(self) -> MicroaggregationConfig:
+        for name, attr in self.attributes.items():
+            if attr.role is not Role.QUASI_IDENTIFIER:
+                continue
+            if attr.hierarchy is not None or attr.max_level is not None:
+                raise ValueError(f"attributes.{name}: microaggregation replaces a quasi-identifier by its group's "
+                                 f"mean and uses no hierarchy or max_level; use method: generalization for "
+                                 f"hierarchies")
+        if self.output.suppressed_rows == "mask":
+            raise ValueError("output.suppressed_rows: mask writes '*' into quasi-identifiers, which microaggregation "
+                             "keeps numeric; use remove (records that cannot be grouped are left out)")
+        if self.privacy.delta_presence is not None:
+            raise ValueError("privacy.delta_presence: not available with method microaggregation (its classes are "
+                             "groups of means, which no population table shares)")
+        return self
+
+
+CONFIG = MicroaggregationConfig
