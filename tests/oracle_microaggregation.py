@@ -56,13 +56,13 @@ def mdav(z: Sequence[Sequence[float]], k: int) -> Mdav:
     remaining = list(range(len(z)))
 
     def farthest(candidates: list[int], point: Sequence[float]) -> int:
-        scored = sorted(((-_dist(z[i], point), i) for i in candidates))
+        scored = sorted((-_dist(z[i], point), i) for i in candidates)
         if len(scored) > 1 and abs(scored[0][0] - scored[1][0]) <= EPS * max(1.0, abs(scored[0][0])):
             result.near_tie = True
         return scored[0][1]
 
     def nearest(candidates: list[int], point: Sequence[float]) -> list[int]:
-        scored = sorted(((_dist(z[i], point), i) for i in candidates))
+        scored = sorted((_dist(z[i], point), i) for i in candidates)
         if len(scored) > k and abs(scored[k - 1][0] - scored[k][0]) <= EPS * max(1.0, abs(scored[k][0])):
             result.near_tie = True
         return [i for _, i in scored[:k]]

@@ -90,7 +90,8 @@ class MicroaggregationMethod(AnonymizationMethod):
 
     def _measure(self) -> None:
         qis = self.config.quasi_identifiers
-        row = self.adapter.run(mdav.TEMPLATES + "measure_information_loss.sql.j2", table=self.groups_table, d=len(qis))[0]
+        row = self.adapter.run(mdav.TEMPLATES + "measure_information_loss.sql.j2", table=self.groups_table,
+                               d=len(qis))[0]
         self.loss = {q: (float(row[2 * j]), float(row[2 * j + 1])) for j, q in enumerate(qis)}
         count, smallest, largest, grouped = self.adapter.run(mdav.TEMPLATES + "describe_groups.sql.j2",
                                                              table=self.groups_table)[0]
