@@ -12,12 +12,13 @@ NULL quasi-identifier first, as for generalization.
 from __future__ import annotations
 
 import time
+from fractions import Fraction
 from typing import Any, ClassVar
 
 from ...audit import numeric_kind
 from ...errors import ConfigError, NoSolutionError
 from ..base import AnonymizationMethod, Outcome, ProgressCallback, Records, Release
-from . import mdav
+from . import kpqr, mdav
 from .config import MicroaggregationConfig
 
 #: The row id column of the records' scratch copy (a source column of that name is refused).
@@ -48,11 +49,7 @@ class MicroaggregationMethod(AnonymizationMethod):
                     f"attributes.{name}: microaggregation replaces a quasi-identifier by its group's mean and "
                     f"needs a numeric column; {name!r} is {type_name} (give it a hierarchy and use method: "
                     f"generalization)")
-        for name in cfg.sensitive_with_models:
-            unsupported = [m.kind for m in cfg.attributes[name].models if m.kind not in _MODELS]
-            if unsupported:
-                raise ConfigError(f"attributes.{name}.models: {', '.join(unsupported)} is not available with "
-                                  f"method microaggregation (it supports: {', '.join(_MODELS)})")
+        self.sensitive, self.need = self._requirement(types_of=table.parts)
         self.total, self.removed = session.count_records(table, qis)
         self.considered = self.total - self.removed
         self.max_suppressed = cfg.privacy.max_suppressed(self.considered)
@@ -63,9 +60,40 @@ class MicroaggregationMethod(AnonymizationMethod):
                     others=others, rid=RID, basic=cfg.privacy.null_handling == "basic")
         self.groups_table = session.scratch("mz")
         adapter.run(mdav.TEMPLATES + "standardize_records.sql.j2", table=self.groups_table, records=self.records_table,
-                    rid=RID, qis=qis, scale=cfg.microaggregation.standardize)
+                    rid=RID, qis=qis, scale=cfg.microaggregation.standardize, sensitive=self.sensitive,
+                    numeric_sensitive=self.numeric_sensitive)
         adapter.run(mdav.TEMPLATES + "suppress_small_parts.sql.j2", table=self.groups_table, k=cfg.privacy.k)
         self.suppressed = mdav.describe_parts(adapter, self.groups_table)[1]
+
+    def _requirement(self, types_of: tuple[str, ...]) -> tuple[str | None, kpqr.Requirement | None]:
+        """The sensitive attribute the groups are built around, and what its groups must meet: (k,p,q,r) from
+        kpqr_anonymity, p from p_sensitivity or distinct_l_diversity (the larger p applies)."""
+        cfg = self.config
+        self.numeric_sensitive = False
+        names = cfg.sensitive_with_models
+        if not names:
+            return None, None
+        if len(names) > 1:
+            raise ConfigError(f"attributes: microaggregation builds its groups around one sensitive attribute; "
+                              f"{', '.join(names)} all have models")
+        name = names[0]
+        p, spec = 1, None
+        for model in cfg.attributes[name].models:
+            if model.kind not in _MODELS:
+                raise ConfigError(f"attributes.{name}.models: {model.kind} is not available with method "
+                                  f"microaggregation (it supports: {', '.join(_MODELS)})")
+            if model.kind == "kpqr_anonymity":
+                spec = model.spec
+            p = max(p, int(getattr(model.spec, "p", None) or getattr(model.spec, "l", None) or 1))
+        type_name = str(self.adapter.run("audit_column_types.sql.j2", table=types_of, columns=[name])[0][0])
+        self.numeric_sensitive = numeric_kind(type_name) is not None
+        r = Fraction(str(spec.r)) if spec is not None else Fraction(0)
+        if r > 0 and not self.numeric_sensitive:
+            raise ConfigError(f"attributes.{name}.models: kpqr_anonymity with r > 0 compares variances and needs a "
+                              f"numeric column; {name!r} is {type_name}")
+        return name, kpqr.Requirement(
+            k=cfg.privacy.k, p=p, q=None if spec is None else Fraction(str(spec.q)), r=r,
+            prefer_variance=spec is not None)
 
     def solve(self, plan: dict[str, Any] | None, on_violation: str, progress: ProgressCallback | None,
               started: float) -> str:
@@ -81,6 +109,14 @@ class MicroaggregationMethod(AnonymizationMethod):
             if progress is not None:
                 progress(done, total, None, time.perf_counter() - started)
 
+        self.heuristic = None
+        if self.need is not None:
+            # Seeds in [-1, 1] as an integer for the heuristic's order of first records.
+            seed = int(abs(cfg.microaggregation.seed) * (1 << 30)) + (cfg.microaggregation.seed < 0)
+            self.heuristic = kpqr.build_groups(self.adapter, self.groups_table, self.need,
+                                               d=len(cfg.quasi_identifiers), seed=seed)
+            self.adapter.run(mdav.TEMPLATES + "absorb_small_remainders.sql.j2", table=self.groups_table,
+                             k=cfg.privacy.k, first_group=kpqr.FIRST_GROUP)
         self.grouping = mdav.group(
             self.adapter, self.groups_table, k=cfg.privacy.k,
             d=len(cfg.quasi_identifiers), limit=max(cfg.microaggregation.partition_size, 2 * cfg.privacy.k),
@@ -112,6 +148,24 @@ class MicroaggregationMethod(AnonymizationMethod):
             starred=False,
         )
 
+    def verify_models(self, table: tuple[str, ...]) -> dict[str, Any] | None:
+        """The groups' model re-checked on the written table by the shared measure (``audit_kpqr.sql.j2``)."""
+        if self.need is None:
+            return None
+        need = self.need
+        # p-sensitivity alone: every value counts as rare (n_v < 2n always holds).
+        q = need.q if need.q is not None else Fraction(2)
+        classes, rare_classes, fewest, smallest_ratio = self.adapter.run(
+            "audit_kpqr.sql.j2", table=table, qis=self.config.quasi_identifiers, column=self.sensitive,
+            num=q.numerator, den=q.denominator)[0]
+        ok = rare_classes == 0 or (int(fewest) >= need.p and float(smallest_ratio) + 1e-12 >= float(need.r))
+        kinds = [m.kind for m in self.config.attributes[self.sensitive].models]
+        return {"models_verified": bool(ok), "models_checked": kinds,
+                "classes_failing_models": 0 if ok else int(rare_classes),
+                "classes_with_rare_values": int(rare_classes),
+                "fewest_distinct_values": None if fewest is None else int(fewest),
+                "smallest_variance_ratio": None if smallest_ratio is None else float(smallest_ratio)}
+
     # -- what the run tells -----------------------------------------------------------------------------------
     def records(self) -> Records:
         return Records(rows=self.total, considered=self.considered, removed_for_null=self.removed,
@@ -135,6 +189,9 @@ class MicroaggregationMethod(AnonymizationMethod):
                 "largest_group": largest,
                 "parts": self.grouping.parts,
                 "rounds": self.grouping.rounds,
+                "sensitive_groups": None if self.heuristic is None else {
+                    "attribute": self.sensitive, "groups": self.heuristic.groups, "merged": self.heuristic.merged,
+                    "rare_records_taken_in": self.heuristic.absorbed_rest, "min_variance": self.heuristic.min_var},
                 "information_loss_by_attribute": {
                     q: {"sse": e, "sst": t, "information_loss": 100 * e / t if t else 0.0}
                     for q, (e, t) in self.loss.items()},
@@ -142,7 +199,10 @@ class MicroaggregationMethod(AnonymizationMethod):
         )
 
     def strategy_name(self) -> str:
-        return "mdav" if self.grouping.split_rounds == 0 else "mdav (partitioned)"
+        name = "mdav" if self.grouping.split_rounds == 0 else "mdav (partitioned)"
+        if self.need is None:
+            return name
+        return ("(k,p,q,r) heuristic + " if self.need.q is not None else "p-sensitive heuristic + ") + name
 
     def report_sections(self, result: Any, table: tuple[str, ...] | None,
                         class_info: dict[str, Any] | None) -> dict[str, Any]:
@@ -151,7 +211,7 @@ class MicroaggregationMethod(AnonymizationMethod):
         return {
             "microaggregation": {key: result.details[key] for key in (
                 "strategy", "standardize", "groups", "smallest_group", "largest_group", "parts", "rounds",
-                "information_loss_by_attribute")},
+                "sensitive_groups", "information_loss_by_attribute")},
             "models": report_data.models(self.adapter, self.config, table, class_info, result.verification),
         }
 
@@ -168,19 +228,26 @@ class MicroaggregationMethod(AnonymizationMethod):
     @classmethod
     def summary_lines(cls, result: Any) -> list[str]:
         by_attribute = result.information_loss_by_attribute
-        return [
-            f"  k={result.k}, MDAV on {len(by_attribute)} quasi-identifiers ({result.standardize}), "
+        lines = [
+            f"  k={result.k}, {len(by_attribute)} quasi-identifiers ({result.standardize}), "
             f"NULL handling {result.null_handling}, strategy {result.strategy}",
             f"  groups: {result.groups} of {result.smallest_group}..{result.largest_group} records"
-            + (f" in {result.parts} parts" if result.parts > 1 else ""),
+            + (f" in {result.parts} parts" if result.parts > 1 else "") + f", {result.rounds} MDAV rounds",
+        ]
+        around = result.sensitive_groups
+        if around:
+            lines.append(f"  groups built around {around['attribute']}: {around['groups']} "
+                         f"({around['merged']} merged into the one before, {around['rare_records_taken_in']} rare "
+                         f"records taken in at the end), minimum variance {around['min_variance']:.6g}")
+        lines += [
             f"  suppressed rows: {result.suppressed_rows}"
             + (f"; removed for NULL (basic match): {result.removed_for_null}" if result.removed_for_null else ""),
             f"  information loss: IL={result.metrics['information_loss']:.4f} (SSE {result.metrics['sse']:.6g} / "
             f"SST {result.metrics['sst']:.6g}); by attribute: "
             + ", ".join(f"{q}={v['information_loss']:.3g}" for q, v in by_attribute.items()),
-            f"  {result.rounds} MDAV rounds ({result.statements} SQL statements)",
+            f"  {result.statements} SQL statements",
         ]
-
+        return lines
 
 #: The privacy models microaggregation can build groups for (beyond k-anonymity).
-_MODELS: tuple[str, ...] = ()
+_MODELS: tuple[str, ...] = ("kpqr_anonymity", "p_sensitivity", "distinct_l_diversity")
