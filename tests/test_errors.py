@@ -520,7 +520,7 @@ def test_duckdb_urls_read_as_sqlalchemy_reads_them(url: str) -> None:
     """DuckDB URLs are parsed without importing SQLAlchemy (start-up time); they must mean the same."""
     from sqlalchemy.engine import make_url
 
-    from sqlanon.engines.registry import parse_duckdb_url
+    from sqlanon.engines.duckdb import parse_duckdb_url
 
     parsed = make_url(url)
     expected = {k: v if isinstance(v, str) else v[-1] for k, v in parsed.query.items()}

@@ -10,6 +10,7 @@ import re
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any, ClassVar, TypeVar
 
 from ..errors import EngineError
@@ -75,6 +76,17 @@ class EngineAdapter:
         self.borrowed = False
 
     # -- connection -------------------------------------------------------------------------------
+    @classmethod
+    def from_url(cls, url: str, display_url: str, base_dir: Path | None, create: bool) -> EngineAdapter:
+        """An unconnected adapter for a URL of this engine (``registry.adapter_for_url``): relative database
+        files resolved against ``base_dir``; with ``create=False`` a missing database file is an error."""
+        raise NotImplementedError  # pragma: no cover - abstract
+
+    @classmethod
+    def borrowing(cls, connection: Any) -> EngineAdapter:
+        """An adapter on the caller's open connection of this engine's driver (``registry.adapter_for``)."""
+        raise NotImplementedError  # pragma: no cover - abstract
+
     def connect(self) -> None:  # pragma: no cover - abstract
         raise NotImplementedError
 

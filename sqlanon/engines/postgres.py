@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any, TypeVar
 
 from ..errors import ConfigError, EngineError, InputError
@@ -66,6 +67,21 @@ class PostgresAdapter(EngineAdapter):
         super().__init__(conninfo, display_url)
         self._con: Any = None
         self._restore: dict[str, str] = {}  # borrowed connection: settings changed, and their values before
+
+    @classmethod
+    def from_url(cls, url: str, display_url: str, base_dir: Path | None, create: bool) -> PostgresAdapter:
+        """``base_dir`` and ``create`` concern database files; a server database is never created."""
+        from urllib.parse import quote, urlencode
+
+        from sqlalchemy.engine import make_url
+
+        parsed = make_url(url)
+        # The query is re-encoded with %20 for spaces: SQLAlchemy writes '+', which libpq keeps literally
+        # (options=-c%20temp_buffers%3D64MB became the unknown setting "+temp_buffers").
+        conninfo = parsed.set(drivername="postgresql", query={}).render_as_string(hide_password=False)
+        if parsed.query:
+            conninfo += "?" + urlencode(dict(parsed.query), doseq=True, quote_via=quote)
+        return cls(conninfo, display_url)
 
     @classmethod
     def borrowing(cls, connection: Any) -> PostgresAdapter:
