@@ -27,9 +27,17 @@ class EngineAdapter:
 
     #: Name used for template overrides (``sql/<name>/``) and golden SQL snapshots.
     name: ClassVar[str] = "base"
-    #: CREATE/ALTER/DROP TABLE take part in transactions (atomic write-back relies on it).
+    # Capabilities, each read where named: an engine without one gets the weaker way, documented there.
+    #: BEGIN/COMMIT/ROLLBACK group statements; without, ``transaction`` runs the block statement by statement.
+    SUPPORTS_TRANSACTIONS: ClassVar[bool] = True
+    #: CREATE/ALTER/DROP TABLE take part in transactions: the output is published by a rename in the
+    #: transaction that drops the old table (``output/writer.py``, strategy 1).
     SUPPORTS_TRANSACTIONAL_DDL: ClassVar[bool] = True
-    #: Session-private temporary tables exist and vanish when the connection ends.
+    #: ``CREATE OR REPLACE TABLE ... AS`` replaces a table atomically in one statement: the output's publication
+    #: where DDL is not transactional (``output/writer.py``, strategy 2; else a staged swap, strategy 3).
+    SUPPORTS_REPLACE_TABLE: ClassVar[bool] = False
+    #: Session-private temporary tables exist and vanish when the connection ends: scratch tables are created
+    #: so (``sql/common/macros/scratch.sql.j2``); without, they are plain tables the session drops at its end.
     SUPPORTS_TEMPORARY_TABLES: ClassVar[bool] = True
     #: The engine can read a CSV file on the client's disk itself (``source.csv``).
     SUPPORTS_CSV_SOURCE: ClassVar[bool] = False
@@ -70,7 +78,6 @@ class EngineAdapter:
         self.display_url = display_url
         self.statements = 0
         self.seconds_in_sql = 0.0
-        self._in_transaction = False
         #: The connection is the caller's (``Session(..., db=connection)``): sqlanon neither opens nor closes
         #: it, restores what it changed and drops every table it created, whatever the database.
         self.borrowed = False
@@ -261,19 +268,21 @@ class EngineAdapter:
 
     @contextmanager
     def transaction(self) -> Iterator[None]:
-        """Run the block in one transaction; roll back on any exception, KeyboardInterrupt included."""
+        """Run the block in one transaction; roll back on any exception, KeyboardInterrupt included. Without
+        ``SUPPORTS_TRANSACTIONS`` the block runs as it is, each statement on its own: callers that need more
+        than that read the flags themselves (the writer)."""
+        if not self.SUPPORTS_TRANSACTIONS:
+            yield
+            return
         self.execute("BEGIN")
-        self._in_transaction = True
         try:
             yield
         except BaseException:
-            self._in_transaction = False
             try:
                 self.execute("ROLLBACK")
             except Exception:  # the connection may be gone; the server rolls back on disconnect
                 pass
             raise
-        self._in_transaction = False
         self.execute("COMMIT")
 
     def settings_for_data(self, rows: int | None) -> None:

@@ -133,7 +133,7 @@ class PostgresAdapter(EngineAdapter):
         """An unconnected adapter for the same database (to record a failure after the connection broke)."""
         if self.borrowed:
             return self  # sqlanon has no credentials of the caller's connection
-        return PostgresAdapter(self.url, self.display_url)
+        return type(self)(self.url, self.display_url)
 
     def close(self) -> None:
         if self._con is None:
