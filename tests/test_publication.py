@@ -96,6 +96,19 @@ def renames() -> list[str]:
     return [s for s in statements("ALTER TABLE") if " RENAME TO " in s]
 
 
+def test_each_engine_publishes_by_the_strongest_strategy_its_flags_allow() -> None:
+    from sqlanon.engines.postgres import PostgresAdapter
+
+    class TransactionsWithoutThem(DuckDBAdapter):  # transactional DDL claimed without transactions
+        SUPPORTS_TRANSACTIONS = False
+
+    assert writer.publication_strategy(DuckDBAdapter(":memory:", "duckdb://")) == writer.RENAME_IN_TRANSACTION
+    assert writer.publication_strategy(PostgresAdapter("x", "x")) == writer.RENAME_IN_TRANSACTION
+    assert writer.publication_strategy(ReplacingDuckDB(":memory:", "duckdb://")) == writer.CREATE_OR_REPLACE
+    assert writer.publication_strategy(TransactionsWithoutThem(":memory:", "duckdb://")) == writer.CREATE_OR_REPLACE
+    assert writer.publication_strategy(SwappingDuckDB(":memory:", "duckdb://")) == writer.STAGED_SWAP
+
+
 # -- strategy 2: create or replace --------------------------------------------------------------------------
 
 

@@ -40,6 +40,8 @@ from ..identifiers import display_name
 
 #: Test hook (``faults.py``): a pause at the point of each strategy where a kill matters most.
 _PAUSE = "SQLANON_FAULT_PAUSE_IN_WRITE"
+#: The publication strategies, strongest first (``publication_strategy``).
+RENAME_IN_TRANSACTION, CREATE_OR_REPLACE, STAGED_SWAP = "rename in transaction", "create or replace", "staged swap"
 
 
 def write_output(
@@ -53,13 +55,17 @@ def write_output(
 ) -> None:
     """Create ``target`` from ``template`` (a method's release: ``CREATE TABLE ... AS SELECT`` in random order,
     ``CREATE OR REPLACE`` when ``or_replace``), replacing it when asked, by the engine's strategy."""
-    target = tuple(target)
-    if adapter.SUPPORTS_TRANSACTIONAL_DDL:
-        _rename_in_transaction(adapter, target, replace, seed, template, context)
-    elif adapter.SUPPORTS_REPLACE_TABLE:
-        _create_or_replace(adapter, target, replace, seed, template, context)
-    else:
-        _staged_swap(adapter, target, replace, seed, template, context)
+    publish = {RENAME_IN_TRANSACTION: _rename_in_transaction, CREATE_OR_REPLACE: _create_or_replace,
+               STAGED_SWAP: _staged_swap}[publication_strategy(adapter)]
+    publish(adapter, tuple(target), replace, seed, template, context)
+
+
+def publication_strategy(adapter: EngineAdapter) -> str:
+    """The strongest strategy the engine's flags allow (the module's docstring). Transactional DDL needs
+    transactions too: an adapter that claims the one without the other gets the strategy after it."""
+    if adapter.SUPPORTS_TRANSACTIONS and adapter.SUPPORTS_TRANSACTIONAL_DDL:
+        return RENAME_IN_TRANSACTION
+    return CREATE_OR_REPLACE if adapter.SUPPORTS_REPLACE_TABLE else STAGED_SWAP
 
 
 def staged_names(target: Sequence[str]) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -74,7 +80,7 @@ def settle_interrupted_publication(adapter: EngineAdapter, target: Sequence[str]
     """Before a run's work: what a killed staged swap into ``target`` left (engines without transactional DDL
     or an atomic replace; a no-op on the others). An old table kept beside the published target is dropped;
     an old table without a target is refused (ConfigError, exit 2) with what to do about it."""
-    if adapter.SUPPORTS_TRANSACTIONAL_DDL or adapter.SUPPORTS_REPLACE_TABLE:
+    if publication_strategy(adapter) != STAGED_SWAP:
         return
     staged, old = staged_names(target)
     if not adapter.table_exists(old):
@@ -85,7 +91,7 @@ def settle_interrupted_publication(adapter: EngineAdapter, target: Sequence[str]
     release = f" and its release in {display_name(staged)}" if adapter.table_exists(staged) else ""
     raise ConfigError(
         f"{key}: table {display_name(target)} is missing: a run replacing it was stopped between its "
-        f"renames ({adapter.name} has no transactional DDL); its previous contents are in {display_name(old)}"
+        f"renames ({adapter.name} publishes by a {STAGED_SWAP}); its previous contents are in {display_name(old)}"
         f"{release}. Rename {display_name(old)} back to {target[-1]!r} (or drop it), then run again"
     )
 
