@@ -21,7 +21,7 @@ from .history import RunRecorder
 from .identifiers import Relation, display_name, parse_qualified_name
 from .methods import method_class
 from .methods.base import AnonymizationMethod, ProgressCallback, Release
-from .output import verify_output, write_output
+from .output import settle_interrupted_publication, verify_output, write_output
 from .output.target import check_output_identity, check_output_writable, require_existing, resolve
 from .paths import check_writable_file
 from .report.formats import report_format
@@ -88,6 +88,7 @@ def _run(
     cfg = session.config
     if not dry_run:  # a dry run writes nothing, so where it would write is not its concern
         try:
+            settle_interrupted_publication(adapter, output.parts, key=keys.get("output.table", "output.table"))
             check_output_writable(adapter, output, key=keys.get("output.table", "output.table"),
                                   if_exists=cfg.output.if_exists,
                                   replace_hint=keys.get("output.if_exists", "set output.if_exists: replace"))

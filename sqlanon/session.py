@@ -1,7 +1,10 @@
 """A connection to the target database, the run's source, and the scratch tables the run creates.
 
-Every scratch table name is recorded the moment it is created and dropped on exit, whatever happened; they
-are session-private TEMPORARY tables, so a killed process leaves none behind either. The session knows no
+Every scratch table name is recorded the moment it is created and dropped on exit, whatever happened. Where the
+engine has temporary tables (``SUPPORTS_TEMPORARY_TABLES``) they are session-private TEMPORARY ones, so a killed
+process leaves none behind either; elsewhere they are plain tables (``sql/common/macros/scratch.sql.j2``) and a
+killed process leaves its ``sqlanon_<8 hex>_*`` tables, which no later run removes yet: telling them from those of
+a run still going needs the run's liveness (the history records host and pid, not the prefix). The session knows no
 anonymization method (``sqlanon/methods/``): it opens the source and checks its columns against the roles.
 """
 

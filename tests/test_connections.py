@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import duckdb
@@ -155,3 +156,45 @@ def test_connecting_again_to_record_a_failure_keeps_the_callers_settings(postgre
         assert not con.closed
     finally:
         con.close()
+
+
+def test_every_engine_in_the_registry_builds_its_adapter_by_name() -> None:
+    """The registry's table names each adapter as module:Class, imported only when chosen; every row must
+    name a class that builds itself from a URL and from an open connection, and is found again by its class."""
+    from sqlanon.engines.base import EngineAdapter
+    from sqlanon.engines.registry import ENGINES, entry_for_class, load
+
+    for entry in ENGINES:
+        cls = load(entry.adapter)
+        assert issubclass(cls, EngineAdapter) and entry_for_class(cls) is entry
+        assert cls.from_url is not EngineAdapter.from_url and cls.borrowing is not EngineAdapter.borrowing
+    assert entry_for_class(EngineAdapter) is None
+
+
+def test_drivers_meet_the_dbapi_contract(tmp_path: Path) -> None:
+    """The DB-API-shaped contract a wrapper for an engine without a DB-API driver provides (engines/dbapi.py)
+    is the one the real drivers meet: DuckDB's, and the standard library's sqlite3 as a plain PEP 249 one."""
+    import sqlite3
+
+    from sqlanon.engines.dbapi import DBAPIConnection, DBAPICursor
+
+    for con in (duckdb.connect(str(tmp_path / "c.duckdb")), sqlite3.connect(":memory:")):
+        try:
+            assert isinstance(con, DBAPIConnection)
+            cur = con.cursor()
+            assert isinstance(cur, DBAPICursor)
+            cur.execute("SELECT ? + 1", [1])
+            assert cur.fetchall() == [(2,)] and cur.description[0][0] is not None
+            cur.close()
+        finally:
+            con.close()
+    assert not isinstance(object(), DBAPIConnection)
+
+
+def test_psycopg_meets_the_dbapi_contract(postgres_server_url: str) -> None:
+    import psycopg
+
+    from sqlanon.engines.dbapi import DBAPIConnection, DBAPICursor
+
+    with psycopg.connect(postgres_server_url, autocommit=True) as con:
+        assert isinstance(con, DBAPIConnection) and isinstance(con.cursor(), DBAPICursor)

@@ -627,20 +627,22 @@ def test_duckdb_node_queries_run_without_compressed_materialization(
     import sqlanon
     from sqlanon.engines import adapter_for_url
     from sqlanon.evaluation import evaluator
+    from sqlanon.evaluation.tuning import tuning_for
 
     def setting(adapter) -> str:
         return str(adapter.execute("SELECT current_setting('disabled_optimizers')")[0][0])
 
     adapter = adapter_for_url(f"duckdb:///{tmp_path / 'own.duckdb'}")
+    tuning = tuning_for(adapter)
     adapter.connect()
     try:
-        with adapter.node_query_settings(1000, judged=True):
+        with tuning.node_query_settings(adapter, 1000, judged=True):
             inside = setting(adapter)
-        with adapter.node_query_settings(1000, judged=False):
+        with tuning.node_query_settings(adapter, 1000, judged=False):
             k_only = setting(adapter).split(",")
         after = setting(adapter)
         adapter.execute("SET disabled_optimizers = 'join_order'")
-        with pytest.raises(RuntimeError), adapter.node_query_settings(1000, judged=True):
+        with pytest.raises(RuntimeError), tuning.node_query_settings(adapter, 1000, judged=True):
             inside_user = setting(adapter)
             raise RuntimeError("the search failed")
         after_user = setting(adapter)
@@ -717,6 +719,7 @@ def test_duckdb_node_queries_over_one_row_group_run_on_one_thread(
     from sqlanon.engines import adapter_for_url
     from sqlanon.engines.duckdb import ROW_GROUP_ROWS
     from sqlanon.evaluation import evaluator
+    from sqlanon.evaluation.tuning import tuning_for
 
     def threads(adapter) -> int:
         return int(adapter.execute("SELECT current_setting('threads')")[0][0])
@@ -727,7 +730,7 @@ def test_duckdb_node_queries_over_one_row_group_run_on_one_thread(
         try:
             before = threads(adapter)
             with pytest.raises(RuntimeError) if fail else contextlib.nullcontext():
-                with adapter.node_query_settings(rows, judged=False):
+                with tuning_for(adapter).node_query_settings(adapter, rows, judged=False):
                     during = threads(adapter)
                     if fail:
                         raise RuntimeError("the search failed")

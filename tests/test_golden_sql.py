@@ -502,6 +502,7 @@ CASES: dict[str, tuple[str, dict[str, Any]]] = {
         "write_output.sql.j2",
         {
             "table": ("analytics", "sqlanon_tmp_0123456789ab"),
+            "or_replace": False,
             "source": WEIRD_SOURCE,
             "columns": [
                 {"name": "age", "qi_index": 0},
@@ -521,6 +522,7 @@ CASES: dict[str, tuple[str, dict[str, Any]]] = {
         "write_output.sql.j2",
         {
             "table": ("sqlanon_tmp_ba9876543210",),
+            "or_replace": False,
             "source": (f"{PREFIX}src",),
             "columns": [
                 {"name": PERCENT, "qi_index": 1},

@@ -35,6 +35,7 @@ from sqlanon.config import parse_config
 from sqlanon.criteria import criteria_from_config
 from sqlanon.errors import InputError, NoSolutionError
 from sqlanon.evaluation import NodeEvaluator
+from sqlanon.evaluation.tuning import tuning_for
 from sqlanon.session import Session
 from tests.helpers import prepare, write_config
 from tests.oracle_models import Model, ModelOracle, Presence, Sensitive
@@ -558,10 +559,11 @@ def test_prepared_model_queries_match_unprepared(engine) -> None:
     with Session(cfg) as session:
         fset = prepare(session).fset
         adapter = session.adapter
+        tuning = tuning_for(adapter)
         prepared = NodeEvaluator(adapter, fset, 2, True, criteria_from_config(cfg))
         plain = NodeEvaluator(adapter, fset, 2, True, criteria_from_config(cfg))
         plain.prepared = False
-        assert prepared.prepared == adapter.PREPARED_NODE_QUERIES
+        assert prepared.prepared == tuning.PREPARED_NODE_QUERIES
         nodes = list(itertools.product(range(3), range(3)))
         before = adapter.statements
         ours = [prepared.evaluate(node) for node in nodes]
@@ -569,8 +571,8 @@ def test_prepared_model_queries_match_unprepared(engine) -> None:
         theirs = [plain.evaluate(node) for node in nodes]
     assert [replace(s, certain=0.0) for s in ours] == [replace(s, certain=0.0) for s in theirs]
     assert all(math.isclose(a.certain, b.certain, rel_tol=1e-12) for a, b in zip(ours, theirs, strict=True))
-    assert adapter.PREPARED_NODE_QUERIES == (engine.name == "duckdb")  # PostgreSQL: planning is a small share
-    assert issued == len(nodes) + (1 if adapter.PREPARED_NODE_QUERIES else 0)
+    assert tuning.PREPARED_NODE_QUERIES == (engine.name == "duckdb")  # PostgreSQL: planning is a small share
+    assert issued == len(nodes) + (1 if tuning.PREPARED_NODE_QUERIES else 0)
     assert any(stats.suppressed_records for stats in ours) and any(stats.certain for stats in ours)
 
 
@@ -590,7 +592,7 @@ def test_prepared_statements_keep_every_value(engine) -> None:
         got = [adapter.execute_prepared(query, [v, 2**40])[0] for v in values]
         issued = adapter.statements - before
         assert got == [(v, 2**40 + 1) for v in values]
-        assert issued == len(values) + (1 if adapter.PREPARED_NODE_QUERIES else 0)
+        assert issued == len(values) + (1 if tuning_for(adapter).PREPARED_NODE_QUERIES else 0)
         assert adapter.execute_prepared(f"SELECT {placeholder}", ["it's"]) == [("it's",)]
     finally:
         adapter.close()

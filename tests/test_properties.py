@@ -23,11 +23,12 @@ from hypothesis import strategies as st
 
 import sqlanon
 from sqlanon.config import parse_config
-from sqlanon.engines.duckdb import DuckDBAdapter
-from sqlanon.engines.postgres import PostgresAdapter
+from sqlanon.engines.duckdb_tuning import DuckDBNodeQueryTuning
+from sqlanon.engines.postgres_tuning import PostgresNodeQueryTuning
 from sqlanon.errors import InputError, NoSolutionError
 from sqlanon.evaluation import FrequencySet, NodeEvaluator, rollup, slicing
 from sqlanon.evaluation.evaluator import exact_in_double
+from sqlanon.evaluation.tuning import tuning_for
 from sqlanon.metrics import METRICS
 from sqlanon.session import Session
 from tests.helpers import prepare
@@ -206,19 +207,20 @@ def test_node_evaluation_matches_oracle(engine, case: Case, data: st.DataObject)
             with pytest.raises(InputError):
                 prepare(session)
             return
+        tuning = tuning_for(session.adapter)
         # With and without the frequency set's narrow copy for k-anonymity queries, on both engines.
-        session.adapter.CODE_TABLE = data.draw(st.booleans(), label="code table")
+        tuning.CODE_TABLE = data.draw(st.booleans(), label="code table")
         # And the Loss weights summed per row, or looked up per code of the suppressed classes.
-        session.adapter.CODE_WEIGHTS = data.draw(st.booleans(), label="code weights")
+        tuning.CODE_WEIGHTS = data.draw(st.booleans(), label="code weights")
         # And rolled-up code tables for the nodes above level 0 of a QI or two, or none.
-        session.adapter.ROLLUPS = data.draw(st.booleans(), label="rolled-up code tables")
+        tuning.ROLLUPS = data.draw(st.booleans(), label="rolled-up code tables")
         with pytest.MonkeyPatch.context() as mp:
             rolled_up_everywhere(mp)
             prepared = prepare(session)
         if prepared.fset.rollups:
             event("rolled up")
-        assert (prepared.fset.codes_table is not None) == session.adapter.CODE_TABLE
-        assert session.adapter.CODE_WEIGHTS or prepared.fset.code_weights is None
+        assert (prepared.fset.codes_table is not None) == tuning.CODE_TABLE
+        assert tuning.CODE_WEIGHTS or prepared.fset.code_weights is None
         ctx = prepared.ctx
         assert prepared.total_rows == oracle.total_rows
         assert prepared.removed_for_null == oracle.removed_for_null
@@ -229,7 +231,7 @@ def test_node_evaluation_matches_oracle(engine, case: Case, data: st.DataObject)
         # Both ways of summing on both engines: exact integers, and doubles (exact below 2^53).
         float_sums = data.draw(st.booleans(), label="float_sums")
         # And both class keys on both engines: the grouped columns, or one BIGINT packing them.
-        session.adapter.PACKED_CLASS_KEY = data.draw(st.booleans(), label="packed class key")
+        tuning.PACKED_CLASS_KEY = data.draw(st.booleans(), label="packed class key")
         # What a feasibility check counts besides the suppressed records: what each metric reads.
         read = sorted({METRICS[name].class_statistics for name in METRIC_NAMES})
         counted = data.draw(st.sampled_from(read), label="counted")
@@ -357,7 +359,7 @@ def test_node_queries_assembled_per_grouping_are_the_template_rendered_whole(eng
         assert prepared.fset.slicing
         groupings = set()
         for packed in (False, True):
-            session.adapter.PACKED_CLASS_KEY = packed
+            tuning_for(session.adapter).PACKED_CLASS_KEY = packed
             evaluator = NodeEvaluator(session.adapter, prepared.fset, case.k, loss_weights=True, class_statistics=(),
                                       max_suppressed=1)
             for node in case.oracle().nodes():
@@ -385,7 +387,7 @@ def test_loss_weights_are_looked_up_per_code_unless_a_code_has_two(engine) -> No
         case.create_table(engine, table)
         oracle = case.oracle()
         with Session(case.config(engine, table)) as session:
-            session.adapter.CODE_WEIGHTS = True
+            tuning_for(session.adapter).CODE_WEIGHTS = True
             prepared = prepare(session)
             assert (prepared.fset.code_weights is None) == two_weights, single
             assert session.adapter.table_exists([prepared.fset.code_weights or f"{session.prefix}cw"]) != two_weights
@@ -415,11 +417,11 @@ def sliced_everywhere(parts: int, max_share: float, rolled_up: bool = False, by_
         for name, value in (("PARTS", parts), ("MIN_ROWS", 0), ("MIN_EXCESS", 0.0), ("MAX_SHARE", max_share),
                             ("ACCEPTED_SHARE", 1.0)):
             mp.setattr(slicing, name, value)
-        for adapter in (DuckDBAdapter, PostgresAdapter):
-            mp.setattr(adapter, "CODE_TABLE", True)
-            mp.setattr(adapter, "SLICED_CHECKS", True)
-            mp.setattr(adapter, "ROLLUPS", rolled_up)
-        mp.setattr(PostgresAdapter, "PART_RANGES", by_ranges)
+        for tuning in (DuckDBNodeQueryTuning, PostgresNodeQueryTuning):
+            mp.setattr(tuning, "CODE_TABLE", True)
+            mp.setattr(tuning, "SLICED_CHECKS", True)
+            mp.setattr(tuning, "ROLLUPS", rolled_up)
+        mp.setattr(PostgresNodeQueryTuning, "PART_RANGES", by_ranges)
         if rolled_up:
             rolled_up_everywhere(mp)
         yield
@@ -500,9 +502,9 @@ def test_the_code_table_is_made_when_a_node_no_rolled_up_table_serves_needs_it(e
     oracle = case.oracle()
     with pytest.MonkeyPatch.context() as mp:
         rolled_up_everywhere(mp)
-        for adapter in (DuckDBAdapter, PostgresAdapter):
-            mp.setattr(adapter, "CODE_TABLE", True)
-            mp.setattr(adapter, "ROLLUPS", True)
+        for tuning in (DuckDBNodeQueryTuning, PostgresNodeQueryTuning):
+            mp.setattr(tuning, "CODE_TABLE", True)
+            mp.setattr(tuning, "ROLLUPS", True)
         with Session(case.config(engine, table)) as session:
             fset = prepare(session).fset
             assert fset.rollups and fset.codes_pending is not None and fset.codes_table is not None

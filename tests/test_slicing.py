@@ -61,14 +61,17 @@ def test_parts_are_read_by_row_positions_from_postgresql_14_on() -> None:
 
     from sqlanon.engines.duckdb import DuckDBAdapter
     from sqlanon.engines.postgres import PostgresAdapter
+    from sqlanon.evaluation.tuning import tuning_for
 
     adapter = PostgresAdapter("postgresql://x", "postgresql://x")
-    assert not adapter.reads_part_ranges()  # not connected
+    tuning = tuning_for(adapter)
+    assert not tuning.reads_part_ranges(adapter)  # not connected
     method = ["heap"]
     adapter._execute = lambda sql, params: [(method[0],)]  # type: ignore[method-assign]
     for version, expected in ((130015, False), (140000, True), (180001, True)):
         adapter._con = SimpleNamespace(info=SimpleNamespace(server_version=version))
-        assert adapter.reads_part_ranges() is expected, version
+        assert tuning.reads_part_ranges(adapter) is expected, version
     method[0] = "columnar"  # tables of another access method: their row positions are not the heap's
-    assert not adapter.reads_part_ranges()
-    assert not DuckDBAdapter("duckdb:///:memory:", "duckdb:///:memory:").reads_part_ranges()
+    assert not tuning.reads_part_ranges(adapter)
+    duckdb = DuckDBAdapter("duckdb:///:memory:", "duckdb:///:memory:")
+    assert not tuning_for(duckdb).reads_part_ranges(duckdb)

@@ -10,6 +10,7 @@ import re
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any, ClassVar, TypeVar
 
 from ..errors import EngineError
@@ -26,55 +27,45 @@ class EngineAdapter:
 
     #: Name used for template overrides (``sql/<name>/``) and golden SQL snapshots.
     name: ClassVar[str] = "base"
-    #: CREATE/ALTER/DROP TABLE take part in transactions (atomic write-back relies on it).
+    # Capabilities, each read where named: an engine without one gets the weaker way, documented there.
+    #: BEGIN/COMMIT/ROLLBACK group statements; without, ``transaction`` runs the block statement by statement.
+    SUPPORTS_TRANSACTIONS: ClassVar[bool] = True
+    #: CREATE/ALTER/DROP TABLE take part in transactions: the output is published by a rename in the
+    #: transaction that drops the old table (``output/writer.py``, strategy 1).
     SUPPORTS_TRANSACTIONAL_DDL: ClassVar[bool] = True
-    #: Session-private temporary tables exist and vanish when the connection ends.
+    #: ``CREATE OR REPLACE TABLE ... AS`` replaces a table atomically in one statement: the output's publication
+    #: where DDL is not transactional (``output/writer.py``, strategy 2; else a staged swap, strategy 3).
+    SUPPORTS_REPLACE_TABLE: ClassVar[bool] = False
+    #: Session-private temporary tables exist and vanish when the connection ends: scratch tables are created
+    #: so (``sql/common/macros/scratch.sql.j2``); without, they are plain tables the session drops at its end.
     SUPPORTS_TEMPORARY_TABLES: ClassVar[bool] = True
     #: The engine can read a CSV file on the client's disk itself (``source.csv``).
     SUPPORTS_CSV_SOURCE: ClassVar[bool] = False
     #: Placeholder the DB-API driver expects for one positional bind parameter.
     PLACEHOLDER: ClassVar[str] = "?"
-    #: Node queries sum counts and weights as doubles when that is provably exact (``evaluate_node.sql.j2``):
-    #: faster where the exact integer sum is arbitrary-precision.
-    FLOAT_SUMS: ClassVar[bool] = False
-    #: Node queries with privacy models run as one prepared statement whose levels are parameters
-    #: (``execute_prepared``): worth it where parsing their long SQL is a large fixed share of a query.
-    PREPARED_NODE_QUERIES: ClassVar[bool] = False
-    #: k-anonymity node queries group by one BIGINT packing the class's codes (``evaluate_node.sql.j2``):
-    #: faster where hashing several columns costs per column and row.
-    PACKED_CLASS_KEY: ClassVar[bool] = False
-    #: k-anonymity node queries read a copy of the frequency set holding only counts and codes
-    #: (``project_frequency_set.sql.j2``): faster where a scan reads whole rows, the Loss weights included.
-    CODE_TABLE: ClassVar[bool] = False
-    #: The Loss weights query looks each suppressed code's weight up in a small table
-    #: (``build_code_weights.sql.j2``) instead of summing a weight column per row: faster where every
-    #: aggregate costs per row (PostgreSQL); DuckDB sums columns cheaply and plans the joins at a cost.
-    CODE_WEIGHTS: ClassVar[bool] = False
-    #: Feasibility checks read the code table part by part and stop above the suppression limit
-    #: (``slicing.py``): where a check's cost is per row (PostgreSQL); a DuckDB check is mostly fixed cost.
-    SLICED_CHECKS: ClassVar[bool] = False
-    #: k-anonymity queries of nodes above level 0 of a QI or two read a copy of the code table rolled up to
-    #: level 1 there (``rollup.py``): fewer rows, where a query costs per row (PostgreSQL).
-    ROLLUPS: ClassVar[bool] = False
-    #: count(DISTINCT) hashes its input (DuckDB), so the summary counts each level's distinct codes directly;
-    #: PostgreSQL sorts the input of each one, and counts them over the code combinations of each QI instead
-    #: (``summarize_frequency_set.sql.j2``).
-    HASHED_COUNT_DISTINCT: ClassVar[bool] = False
-    #: A sliced check reads a part of the code table by its rows' range of positions (a TID range scan,
-    #: ``create_part_ranges.sql.j2``) instead of through an index on the part (``reads_part_ranges``).
-    PART_RANGES: ClassVar[bool] = False
+    # The generalization method's node query tuning is not the adapter's: ``sqlanon/evaluation/tuning.py``.
 
     def __init__(self, url: str, display_url: str) -> None:
         self.url = url
         self.display_url = display_url
         self.statements = 0
         self.seconds_in_sql = 0.0
-        self._in_transaction = False
         #: The connection is the caller's (``Session(..., db=connection)``): sqlanon neither opens nor closes
         #: it, restores what it changed and drops every table it created, whatever the database.
         self.borrowed = False
 
     # -- connection -------------------------------------------------------------------------------
+    @classmethod
+    def from_url(cls, url: str, display_url: str, base_dir: Path | None, create: bool) -> EngineAdapter:
+        """An unconnected adapter for a URL of this engine (``registry.adapter_for_url``): relative database
+        files resolved against ``base_dir``; with ``create=False`` a missing database file is an error."""
+        raise NotImplementedError  # pragma: no cover - abstract
+
+    @classmethod
+    def borrowing(cls, connection: Any) -> EngineAdapter:
+        """An adapter on the caller's open connection of this engine's driver (``registry.adapter_for``)."""
+        raise NotImplementedError  # pragma: no cover - abstract
+
     def connect(self) -> None:  # pragma: no cover - abstract
         raise NotImplementedError
 
@@ -211,7 +202,7 @@ class EngineAdapter:
 
     def execute_prepared(self, sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
         """Execute ``sql`` (rendered with placeholders), prepared once per text and connection where the
-        engine does that (``PREPARED_NODE_QUERIES``)."""
+        engine does that (the node query tuning's ``PREPARED_NODE_QUERIES`` says where it is worth it)."""
         return self.execute(sql, params)
 
     def drop_tables(self, tables: Sequence[str]) -> None:
@@ -229,10 +220,6 @@ class EngineAdapter:
             sql = f"INSERT INTO {table} VALUES " + ", ".join([one] * len(part))
             self.execute(sql, [v for row in part for v in row])
 
-    def reads_part_ranges(self) -> bool:
-        """Whether sliced checks read parts by their ranges of row positions (``PART_RANGES``) on this server."""
-        return self.PART_RANGES
-
     def create_coded_tables(self, batch: Sequence[Any], staging: str | None = None) -> None:
         """Create and fill the coded tables of hierarchies coded in Python (``hierarchy.loading.CodedRows``:
         table, height, rows), here one after another; ``staging``: a name for a temporary table an engine
@@ -249,21 +236,25 @@ class EngineAdapter:
 
     @contextmanager
     def transaction(self) -> Iterator[None]:
-        """Run the block in one transaction; roll back on any exception, KeyboardInterrupt included."""
+        """Run the block in one transaction; roll back on any exception, KeyboardInterrupt included. Without
+        ``SUPPORTS_TRANSACTIONS`` the block runs as it is, each statement on its own: callers that need more
+        than that read the flags themselves (the writer)."""
+        if not self.SUPPORTS_TRANSACTIONS:
+            yield
+            return
         self.execute("BEGIN")
-        self._in_transaction = True
         try:
             yield
         except BaseException:
-            self._in_transaction = False
             try:
                 self.execute("ROLLBACK")
             except Exception:  # the connection may be gone; the server rolls back on disconnect
                 pass
             raise
-        self._in_transaction = False
         self.execute("COMMIT")
 
+    # Session settings by the size and kind of work, for any method's statements (the verifier and ``check``
+    # use aggregate_settings too); the node queries' own are the tuning's (``evaluation/tuning.py``).
     def settings_for_data(self, rows: int | None) -> None:
         """Settings for the rest of a run whose source has ``rows`` rows (None: not counted yet), restored by
         ``close`` (none here)."""
@@ -272,12 +263,6 @@ class EngineAdapter:
     def aggregate_settings(self) -> Iterator[None]:
         """Session settings for aggregates of whole tables (building the frequency set and its copies,
         verifying a written table, checking a published one), restored afterwards (none here)."""
-        yield
-
-    @contextmanager
-    def node_query_settings(self, rows: int | None, judged: bool) -> Iterator[None]:
-        """Session settings for the search's many small node queries over frequency sets of ``rows`` rows (None:
-        unknown), with privacy models or a population (``judged``) or k-only, restored afterwards (none here)."""
         yield
 
     # -- catalog -------------------------------------------------------------------------------

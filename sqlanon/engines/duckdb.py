@@ -9,33 +9,16 @@ import secrets
 import tempfile
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 from ..errors import ConfigError, EngineError, InputError, WriteConflict
 from ..identifiers import Relation, SpelledName
 from .base import EngineAdapter
+from .registry import parse_duckdb_url
 
 #: Rows per row group of a DuckDB table (its default): a scan's unit of parallelism.
 ROW_GROUP_ROWS = 122_880
-#: Optimizer passes that a k-only node query (two aggregates over one table: no join, filter, window, order
-#: or limit) gains nothing from but still pays for in every plan: ADULT k=10 1% node queries replayed with
-#: and without them, 1.21 -> 1.06 ms per query (median of 525), CUP k=5 5% 4.16 -> 3.85. Left on: the
-#: column pruning (the scan reads only the grouped codes) and the statistics the perfect hash aggregate
-#: takes its code ranges from. Queries with privacy models join and keep every pass (distinct 3-diversity's
-#: were 3.6 -> 3.9 ms without them). Names this DuckDB does not know are skipped.
-K_ONLY_IDLE_OPTIMIZERS = (
-    "expression_rewriter", "filter_pullup", "filter_pushdown", "empty_result_pullup", "cte_filter_pusher",
-    "regex_range", "in_clause", "join_order", "deliminator", "unnest_rewriter", "common_subexpressions",
-    "common_aggregate", "limit_pushdown", "row_group_pruner", "top_n", "top_n_window_elimination",
-    "build_side_probe_side", "duplicate_groups", "reorder_filter", "sampling_pushdown", "join_filter_pushdown",
-    "extension", "materialized_cte", "aggregate_function_rewriter", "late_materialization", "cte_inlining",
-    "common_subplan", "join_elimination", "window_self_join", "projection_pullup", "outer_join_simplification",
-    "window_rewriter", "partitioned_execution", "partial_aggregate_pushdown", "remote_pushdown", "grouping_sets",
-    "type_pushdown", "scalar_fn_pushdown", "distinct_aggregate_rewrite", "aggregate_reuse", "projection_placement",
-    "redundant_order_keys",
-)
-
-
 #: Optimizer passes that the frequency set's build gains nothing from: it joins the grouped source with each
 #: coded hierarchy on the value, and every value has exactly one row there, so the joins keep every row in any
 #: order and no filter from a hierarchy's values removes one. Ordering the joins took 2.3 ms of planning on
@@ -46,14 +29,10 @@ LOOKUP_JOIN_IDLE_OPTIMIZERS = ("join_order", "join_filter_pushdown")
 class DuckDBAdapter(EngineAdapter):
     name = "duckdb"
     SUPPORTS_CSV_SOURCE = True
+    # Not used while DDL is transactional (the writer prefers that); true, and what tests of the writer's
+    # second strategy run on.
+    SUPPORTS_REPLACE_TABLE = True
     PLACEHOLDER = "?"
-    # DuckDB parses a model node query's ~2-3 KB of SQL in ~5-6 ms, a quarter of the query (ADULT + equal
-    # 0.2-closeness); EXECUTE of a statement prepared once skips that (it still binds and optimizes with the
-    # values): 26-30 -> 23-25 ms per query, the CASE level columns included. k-only queries (~0.6 ms to
-    # parse) are cheaper with their own plans (see evaluator).
-    PREPARED_NODE_QUERIES = True
-    # ADULT's summary with the distinct codes DM*'s bound reads: 16.6 -> 13.4 ms (PostgreSQL: 17 -> 32 ms).
-    HASHED_COUNT_DISTINCT = True
 
     def __init__(self, database: str, display_url: str, create: bool = True,
                  settings: dict[str, str] | None = None) -> None:
@@ -65,6 +44,13 @@ class DuckDBAdapter(EngineAdapter):
         self._prepared: dict[str, str] = {}  # SQL text -> prepared statement name, per connection
         self._threads_before: int | None = None  # set by settings_for_data, restored by close
         self._optimizers: frozenset[str] | None = None  # the names this DuckDB knows (``_known_optimizers``)
+
+    @classmethod
+    def from_url(cls, url: str, display_url: str, base_dir: Path | None, create: bool) -> DuckDBAdapter:
+        database, settings = parse_duckdb_url(url)
+        if database != ":memory:" and base_dir is not None and not Path(database).is_absolute():
+            database = str((base_dir / database).resolve())
+        return cls(database, display_url, create=create, settings=settings)
 
     @classmethod
     def borrowing(cls, connection: Any) -> DuckDBAdapter:
@@ -108,7 +94,7 @@ class DuckDBAdapter(EngineAdapter):
         """An unconnected adapter for the same database (to record a failure after the connection broke)."""
         if self.borrowed:
             return self  # the caller's connection is the only one there is
-        return DuckDBAdapter(self.database, self.display_url, create=False, settings=self.settings)
+        return type(self)(self.database, self.display_url, create=False, settings=self.settings)
 
     @property
     def ephemeral(self) -> bool:
@@ -185,21 +171,27 @@ class DuckDBAdapter(EngineAdapter):
             self._execute("SET threads = 1", [])
             self._threads_before = threads
 
+    def current_settings(self, *names: str) -> tuple[Any, ...]:
+        """The values of these settings in this session, read with one statement that is not counted (it is
+        sqlanon's bookkeeping, not the run's work)."""
+        return tuple(self._execute(
+            "SELECT " + ", ".join(f"current_setting({string_literal(n)})" for n in names), [])[0])
+
     def _known_optimizers(self) -> frozenset[str]:
         """The optimizer passes this DuckDB has (names differ between versions), looked up once."""
         if self._optimizers is None:
             self._optimizers = frozenset(r[0] for r in self._execute("SELECT name FROM duckdb_optimizers()", []))
         return self._optimizers
 
-    def _disabling(self, current: str, idle: Sequence[str]) -> str | None:
+    def disabling_optimizers(self, current: str, idle: Sequence[str]) -> str | None:
         """The ``disabled_optimizers`` value (a literal) that adds the passes of ``idle`` this DuckDB knows to
         ``current``, a user's own value, which is kept; None when none is added."""
         names = [n.strip() for n in current.split(",") if n.strip()]
         added = [n for n in idle if n in self._known_optimizers() and n not in names]
-        return _literal(",".join([*names, *added])) if added else None
+        return string_literal(",".join([*names, *added])) if added else None
 
     @contextmanager
-    def _settings(self, changed: dict[str, str], before: dict[str, str]) -> Iterator[None]:
+    def changed_settings(self, changed: dict[str, str], before: dict[str, str]) -> Iterator[None]:
         """The block run with the ``changed`` settings (values as SQL literals), their ``before`` values set
         again afterwards, after an error too."""
         for name, value in changed.items():
@@ -219,35 +211,9 @@ class DuckDBAdapter(EngineAdapter):
         (``LOOKUP_JOIN_IDLE_OPTIMIZERS``; the other statements of the build and the verification join
         nothing); a user's own ``disabled_optimizers`` is kept, and restored afterwards."""
         before = str(self._execute("SELECT current_setting('disabled_optimizers')", [])[0][0])
-        value = self._disabling(before, LOOKUP_JOIN_IDLE_OPTIMIZERS)
-        with self._settings({"disabled_optimizers": value} if value else {},
-                            {"disabled_optimizers": _literal(before)}):
-            yield
-
-    @contextmanager
-    def node_query_settings(self, rows: int | None, judged: bool) -> Iterator[None]:
-        """For the search's many small queries over frequency sets of ``rows`` rows (None: unknown):
-
-        * without compressed materialization, which narrows the group keys of every hash aggregate and widens
-          them back: on frequency sets of 10^4-10^5 rows the casts cost more than they save (node queries
-          replayed in one session: ADULT -10%, CUP -8%, ADULT + 0.2-closeness -11%). The frequency set and
-          the write-back keep it, as it saves memory on large tables;
-        * when every query is k-only (not ``judged``), without the optimizer passes those never use
-          (``K_ONLY_IDLE_OPTIMIZERS``);
-        * on one thread when the frequency sets fit in one row group, which one thread scans anyway: waking
-          the others for each query cost more than the rest of the aggregate shares (ADULT k=5 5%: whole
-          runs 0.342 -> 0.299 s with one thread throughout).
-
-        A user's own ``disabled_optimizers`` is kept and a ``threads`` setting in the URL is left alone; the
-        session's settings are restored afterwards."""
-        optimizers, threads = self._execute(
-            "SELECT current_setting('disabled_optimizers'), current_setting('threads')", [])[0]
-        value = self._disabling(str(optimizers),
-                                ["compressed_materialization", *(() if judged else K_ONLY_IDLE_OPTIMIZERS)])
-        changed = {"disabled_optimizers": value} if value else {}
-        if rows is not None and rows <= ROW_GROUP_ROWS and "threads" not in self.settings and int(threads) > 1:
-            changed["threads"] = "1"
-        with self._settings(changed, {"disabled_optimizers": _literal(str(optimizers)), "threads": str(int(threads))}):
+        value = self.disabling_optimizers(before, LOOKUP_JOIN_IDLE_OPTIMIZERS)
+        with self.changed_settings({"disabled_optimizers": value} if value else {},
+                            {"disabled_optimizers": string_literal(before)}):
             yield
 
     def bulk_insert(self, table: str, columns: int, rows: Sequence[Sequence[Any]]) -> None:
@@ -353,7 +319,7 @@ class DuckDBAdapter(EngineAdapter):
         import json
 
         before = str(self._execute("SELECT current_setting('explain_output')", [])[0][0])
-        with self._settings({"explain_output": "'all'"}, {"explain_output": _literal(before)}):
+        with self.changed_settings({"explain_output": "'all'"}, {"explain_output": string_literal(before)}):
             rows = self.run("catalog/find_tables_read.sql.j2", table=relation.parts)
         found: set[tuple[str, ...]] = set()
 
@@ -390,8 +356,12 @@ def _interrupted(exc: BaseException) -> bool:
     return type(exc) is RuntimeError and str(exc) == "Query interrupted"
 
 
-def _literal(text: str) -> str:
-    """A SQL string literal (``SET`` takes no bind parameters)."""
+def string_literal(text: str) -> str:
+    """A SQL string literal (``SET`` takes no bind parameters).
+
+    >>> string_literal("it's")
+    "'it''s'"
+    """
     return "'" + text.replace("'", "''") + "'"
 
 

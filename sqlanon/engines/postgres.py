@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any, TypeVar
 
 from ..errors import ConfigError, EngineError, InputError
@@ -47,25 +48,26 @@ AGGREGATE_WORK_MEM = "64MB"
 class PostgresAdapter(EngineAdapter):
     name = "postgres"
     PLACEHOLDER = "%s"
-    # sum(bigint) is NUMERIC here: CUP's lowest node queries took 490 ms with it, 210 ms with doubles.
-    FLOAT_SUMS = True
-    # One BIGINT key instead of up to a column per QI: CUP's k-anonymity node queries ~80 -> ~70 ms. Not on
-    # DuckDB, whose perfect hash aggregate already uses the columns' small code ranges.
-    PACKED_CLASS_KEY = True
-    # Rows are stored whole, and the Loss weights make a frequency set's rows 2.5 times wider than its counts
-    # and codes: CUP's k-anonymity node queries 29 -> 24 ms on the narrow copy (25 -> 10 MB).
-    CODE_TABLE = True
-    CODE_WEIGHTS = True
-    SLICED_CHECKS = True
-    ROLLUPS = True
-    # The code table's rows are stored in part order, so a part is a range of row positions: CUP's sliced
-    # checks 438 -> 411 ms, and the table of ranges costs 13 ms where the index on the part cost 15.
-    PART_RANGES = True
 
     def __init__(self, conninfo: str, display_url: str) -> None:
         super().__init__(conninfo, display_url)
         self._con: Any = None
         self._restore: dict[str, str] = {}  # borrowed connection: settings changed, and their values before
+
+    @classmethod
+    def from_url(cls, url: str, display_url: str, base_dir: Path | None, create: bool) -> PostgresAdapter:
+        """``base_dir`` and ``create`` concern database files; a server database is never created."""
+        from urllib.parse import quote, urlencode
+
+        from sqlalchemy.engine import make_url
+
+        parsed = make_url(url)
+        # The query is re-encoded with %20 for spaces: SQLAlchemy writes '+', which libpq keeps literally
+        # (options=-c%20temp_buffers%3D64MB became the unknown setting "+temp_buffers").
+        conninfo = parsed.set(drivername="postgresql", query={}).render_as_string(hide_password=False)
+        if parsed.query:
+            conninfo += "?" + urlencode(dict(parsed.query), doseq=True, quote_via=quote)
+        return cls(conninfo, display_url)
 
     @classmethod
     def borrowing(cls, connection: Any) -> PostgresAdapter:
@@ -107,17 +109,20 @@ class PostgresAdapter(EngineAdapter):
         except psycopg.Error as exc:
             raise EngineError(f"cannot connect to {self.display_url}: {self._scrub(exc)}") from None
 
-    def reads_part_ranges(self) -> bool:
-        # TID range scans and min(tid) came with PostgreSQL 14; row positions in write order are the heap's
-        # (a session may create its tables with another access method by default).
-        return (self.PART_RANGES and self._con is not None and self._con.info.server_version >= 140000
-                and self._execute("SELECT current_setting('default_table_access_method')", [])[0][0] == "heap")
+    @property
+    def server_version(self) -> int | None:
+        """The server's version as a number (140000: 14.0), None when not connected."""
+        return None if self._con is None else int(self._con.info.server_version)
+
+    def current_setting(self, name: str) -> str:
+        """A setting's value in this session, read with a statement that is not counted (bookkeeping)."""
+        return str(self._execute("SELECT current_setting(%s)", [name])[0][0])
 
     def fresh(self) -> PostgresAdapter:
         """An unconnected adapter for the same database (to record a failure after the connection broke)."""
         if self.borrowed:
             return self  # sqlanon has no credentials of the caller's connection
-        return PostgresAdapter(self.url, self.display_url)
+        return type(self)(self.url, self.display_url)
 
     def close(self) -> None:
         if self._con is None:

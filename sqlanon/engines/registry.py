@@ -1,11 +1,14 @@
-"""Choosing an adapter from a URL. Drivers are imported inside the adapters that need them."""
+"""Choosing an adapter from a URL or an open connection, by one table of the engines (``ENGINES``), and reading
+DuckDB URLs without SQLAlchemy (start-up time). Drivers are imported inside the adapters that need them."""
 
 from __future__ import annotations
 
+import importlib
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qsl, quote, unquote, urlencode
+from urllib.parse import parse_qsl, unquote
 
 from ..errors import ConfigError
 from .base import EngineAdapter
@@ -14,6 +17,7 @@ from .base import EngineAdapter
 #: (DuckDB runs inside the sqlanon process, so its memory limit bounds the process's memory).
 DUCKDB_SETTINGS = frozenset({"memory_limit", "threads", "temp_directory", "max_temp_directory_size",
                              "preserve_insertion_order", "access_mode"})
+
 
 
 def mask_url(url: str) -> str:
@@ -38,22 +42,68 @@ def mask_url(url: str) -> str:
     return parsed.update_query_dict(secret).render_as_string(hide_password=True)
 
 
+@dataclass(frozen=True)
+class EngineEntry:
+    """One engine sqlanon supports: how a URL or an open connection selects it, and its adapter. Classes are
+    named as ``module:Class`` and imported only when selected, so a DuckDB-only install never imports psycopg."""
+
+    #: The engine's name in "supported: ..." messages.
+    name: str
+    #: URL prefixes read by the adapter itself, without SQLAlchemy's parser (``EngineAdapter.from_url``).
+    url_prefixes: tuple[str, ...]
+    #: SQLAlchemy backend names (``make_url(url).get_backend_name()``) of the engine's URLs.
+    backends: tuple[str, ...]
+    #: (driver module, class) of an open connection a caller may pass (``EngineAdapter.borrowing``).
+    connection: tuple[str, str]
+    #: The connection's kind in messages ("an open DuckDB or psycopg connection").
+    connection_label: str
+    #: The adapter, as ``module:Class``.
+    adapter: str
+    #: The generalization method's node query tuning (``sqlanon/evaluation/tuning.py``) as ``module:Class``;
+    #: None: the neutral tuning, so that a new engine need not take a position on it.
+    node_query_tuning: str | None = None
+
+
+#: Every engine, in the order URLs and connections are matched.
+ENGINES: tuple[EngineEntry, ...] = (
+    EngineEntry(
+        name="duckdb", url_prefixes=("duckdb:",), backends=(), connection=("duckdb", "DuckDBPyConnection"),
+        connection_label="DuckDB", adapter="sqlanon.engines.duckdb:DuckDBAdapter",
+        node_query_tuning="sqlanon.engines.duckdb_tuning:DuckDBNodeQueryTuning",
+    ),
+    EngineEntry(
+        name="postgresql", url_prefixes=(), backends=("postgresql", "postgres"), connection=("psycopg", "Connection"),
+        connection_label="psycopg", adapter="sqlanon.engines.postgres:PostgresAdapter",
+        node_query_tuning="sqlanon.engines.postgres_tuning:PostgresNodeQueryTuning",
+    ),
+)
+
+
+def load(qualified: str) -> Any:
+    """The object ``module:name`` names (an adapter or tuning class), its module imported now."""
+    module, _, name = qualified.partition(":")
+    return getattr(importlib.import_module(module), name)
+
+
+def entry_for_class(cls: type) -> EngineEntry | None:
+    """The engine whose adapter ``cls`` is or derives from (a test's adapter with flags flipped included),
+    found by name: no adapter module is imported."""
+    names = {f"{c.__module__}:{c.__qualname__}" for c in cls.__mro__}
+    return next((e for e in ENGINES if e.adapter in names), None)
+
+
 def adapter_for(db: Any, base_dir: Path | None = None, create: bool = True) -> EngineAdapter:
-    """An adapter for a database URL (unconnected) or for the caller's open DuckDB or psycopg connection."""
+    """An adapter for a database URL (unconnected) or for the caller's open connection of a driver in
+    ``ENGINES``. Only drivers already imported are looked at: the caller's connection comes from one."""
     if isinstance(db, str):
         return adapter_for_url(db, base_dir, create)
-    duckdb, psycopg = sys.modules.get("duckdb"), sys.modules.get("psycopg")
-    if duckdb is not None and isinstance(db, duckdb.DuckDBPyConnection):
-        from .duckdb import DuckDBAdapter
-
-        return DuckDBAdapter.borrowing(db)
-    if psycopg is not None and isinstance(db, psycopg.Connection):
-        from .postgres import PostgresAdapter
-
-        return PostgresAdapter.borrowing(db)
-    raise ConfigError(
-        f"db: expected a database URL or an open DuckDB or psycopg connection, not a {type(db).__name__}"
-    )
+    for entry in ENGINES:
+        module_name, class_name = entry.connection
+        driver = sys.modules.get(module_name)
+        if driver is not None and isinstance(db, getattr(driver, class_name)):
+            return load(entry.adapter).borrowing(db)  # type: ignore[no-any-return]
+    labels = " or ".join(e.connection_label for e in ENGINES)
+    raise ConfigError(f"db: expected a database URL or an open {labels} connection, not a {type(db).__name__}")
 
 
 def adapter_for_url(url: str, base_dir: Path | None = None, create: bool = True) -> EngineAdapter:
@@ -62,34 +112,22 @@ def adapter_for_url(url: str, base_dir: Path | None = None, create: bool = True)
     Relative DuckDB file paths are resolved against ``base_dir`` (the config file's folder); with
     ``create=False`` a DuckDB file that does not exist is an error instead of a new empty database.
     """
-    if url.startswith("duckdb:"):
-        from .duckdb import DuckDBAdapter
+    entry = next((e for e in ENGINES if url.startswith(e.url_prefixes)), None)
+    if entry is None:
+        from sqlalchemy.engine import make_url  # imported here: half a second of start-up DuckDB runs skip
+        from sqlalchemy.exc import ArgumentError
 
-        database, settings = parse_duckdb_url(url)
-        if database != ":memory:" and base_dir is not None and not Path(database).is_absolute():
-            database = str((base_dir / database).resolve())
-        return DuckDBAdapter(database, mask_url(url), create=create, settings=settings)
-
-    from sqlalchemy.engine import make_url  # imported here: half a second of start-up DuckDB runs skip
-    from sqlalchemy.exc import ArgumentError
-
-    try:
-        parsed = make_url(url)
-    except (ArgumentError, ValueError) as exc:
-        raise ConfigError(f"database URL {mask_url(url)!r} is not a valid URL: {exc}") from None
-    backend = parsed.get_backend_name()
-    if backend in ("postgresql", "postgres"):
-        from .postgres import PostgresAdapter
-
-        # The query is re-encoded with %20 for spaces: SQLAlchemy writes '+', which libpq keeps literally
-        # (options=-c%20temp_buffers%3D64MB became the unknown setting "+temp_buffers").
-        conninfo = parsed.set(drivername="postgresql", query={}).render_as_string(hide_password=False)
-        if parsed.query:
-            conninfo += "?" + urlencode(dict(parsed.query), doseq=True, quote_via=quote)
-        return PostgresAdapter(conninfo, mask_url(url))
-    raise ConfigError(
-        f"database URL {mask_url(url)!r}: unsupported engine {backend!r} (supported: duckdb, postgresql)"
-    )
+        try:
+            backend = make_url(url).get_backend_name()
+        except (ArgumentError, ValueError) as exc:
+            raise ConfigError(f"database URL {mask_url(url)!r} is not a valid URL: {exc}") from None
+        entry = next((e for e in ENGINES if backend in e.backends), None)
+        if entry is None:
+            raise ConfigError(
+                f"database URL {mask_url(url)!r}: unsupported engine {backend!r} "
+                f"(supported: {', '.join(e.name for e in ENGINES)})"
+            )
+    return load(entry.adapter).from_url(url, mask_url(url), base_dir, create)  # type: ignore[no-any-return]
 
 
 def parse_duckdb_url(url: str) -> tuple[str, dict[str, str]]:

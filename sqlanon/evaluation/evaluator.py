@@ -14,6 +14,7 @@ from ..lattice import Node
 from .frequency_set import FrequencySet
 from .rollup import serving
 from .slicing import sliceable
+from .tuning import tuning_for
 
 _LEVEL_MARKER = "\x1fL{}\x1f"
 _LEVEL_PATTERN = re.compile("\x1fL([0-9]+)\x1f")
@@ -61,6 +62,7 @@ class NodeEvaluator:
         class_statistics: Sequence[str] = CLASS_STATISTICS, max_suppressed: int | None = None,
     ) -> None:
         self.adapter = adapter
+        self.tuning = tuning_for(adapter)
         self.fset = fset
         self.k = k
         self.loss_weights = loss_weights
@@ -69,11 +71,11 @@ class NodeEvaluator:
         #: The query's judged form (models or a population): every class key kept, and a `certain` column.
         self.judged = bool(self.models or fset.population)
         # Doubles only where every sum is provably exact; ``float_sums`` overrides the engine's preference.
-        prefer = adapter.FLOAT_SUMS if float_sums is None else float_sums
+        prefer = self.tuning.FLOAT_SUMS if float_sums is None else float_sums
         self.float_sums = prefer and exact_in_double(fset)
         #: Model node queries as one prepared statement with the levels as bind parameters (the k-only
         #: query is faster with its own plan: DuckDB hashes its columns' small code ranges perfectly).
-        self.prepared = self.judged and adapter.PREPARED_NODE_QUERIES and fset.distinct <= PREPARED_MAX_ROWS
+        self.prepared = self.judged and self.tuning.PREPARED_NODE_QUERIES and fset.distinct <= PREPARED_MAX_ROWS
         #: What a feasibility check counts besides the suppressed records (everything with models). Loss reads
         #: none of it: ADULT's feasibility checks on DuckDB 1.75 -> 1.40 ms, FARS 3.30 -> 2.85, CUP 4.64 -> 4.08.
         self.class_statistics = CLASS_STATISTICS if self.judged else tuple(
@@ -130,7 +132,7 @@ class NodeEvaluator:
         the key is unique per class; None, grouping by the columns, when the key could exceed a BIGINT. A
         population's frequency set is grouped by the same key but may hold larger codes, so it keeps the
         columns; so do prepared queries, whose levels are parameters."""
-        if (not self.adapter.PACKED_CLASS_KEY or self.fset.population or self.prepared
+        if (not self.tuning.PACKED_CLASS_KEY or self.fset.population or self.prepared
                 or len(self.fset.max_codes) != len(grouped)):
             return None
         radices = [code + 1 for code in self.fset.max_codes]

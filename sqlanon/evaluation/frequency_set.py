@@ -14,6 +14,7 @@ from ..hierarchy import LoadedHierarchy
 from . import rollup, slicing
 from .rollup import RolledUp
 from .slicing import Slicing
+from .tuning import tuning_for
 
 
 @dataclass
@@ -52,7 +53,7 @@ class FrequencySet:
     sensitive: tuple[dict, ...] = ()
     #: Frequency set of the delta-presence population (same QI codes), if any.
     population: str | None = None
-    #: The counts and codes alone, for k-anonymity node queries (``EngineAdapter.CODE_TABLE``), if built.
+    #: The counts and codes alone, for k-anonymity node queries (``NodeQueryTuning.CODE_TABLE``), if built.
     codes_table: str | None = None
     #: distinct_codes[i][j]: number of distinct values of QI i at level j in the data; counted only when asked
     #: for (``build(count_distinct=True)``: DM*'s bound reads them), else None.
@@ -63,7 +64,7 @@ class FrequencySet:
     slicing: Slicing = ()
     parts: int = 0
     #: The table of each part's range of row positions (``create_part_ranges.sql.j2``), where sliced checks
-    #: read parts by them (``EngineAdapter.reads_part_ranges``); else an index on the part serves them.
+    #: read parts by them (``NodeQueryTuning.reads_part_ranges``); else an index on the part serves them.
     part_ranges: str | None = None
     #: The code table rolled up with a QI or two at level 1 (``rollup.py``), if any: tables for nodes above.
     rollups: tuple[RolledUp, ...] = ()
@@ -90,13 +91,14 @@ class FrequencySet:
         """``slice_check``: (k, suppression limit) where feasibility checks may be sliced (``slicing.py``);
         ``rollup_tables``: names for rolled-up code tables (``rollup.py``), where they may be made;
         ``ranges_table``: a name for the table of the parts' row positions, where sliced checks read parts by
-        them (``EngineAdapter.reads_part_ranges``)."""
+        them (``NodeQueryTuning.reads_part_ranges``)."""
         qis = [{"column": h.attribute, "coded": h.coded_table, "height": h.height} for h in hierarchies]
         adapter.run("build_frequency_set.sql.j2", table=table, source=tuple(source), qis=qis, basic=basic,
                     sensitive=list(sensitive))
         heights = [h.height for h in hierarchies]
         row = adapter.run("summarize_frequency_set.sql.j2", table=table, heights=heights, distinct=count_distinct,
-                          hashed_distinct=adapter.HASHED_COUNT_DISTINCT, k=slice_check[0] if slice_check else None)[0]
+                          hashed_distinct=tuning_for(adapter).HASHED_COUNT_DISTINCT,
+                          k=slice_check[0] if slice_check else None)[0]
         records, distinct = int(row[0] or 0), int(row[1])
         sums, counts, single, maxima, spans, pos = [], [], [], [], [], 2
         for h in heights:

@@ -1,6 +1,6 @@
-"""Writing the anonymized table atomically and re-verifying it independently."""
+"""Publishing the anonymized table as atomically as the engine allows, and re-verifying it independently."""
 
 from .verify import Verification, verify_output
-from .writer import write_output
+from .writer import settle_interrupted_publication, write_output
 
-__all__ = ["Verification", "verify_output", "write_output"]
+__all__ = ["Verification", "settle_interrupted_publication", "verify_output", "write_output"]

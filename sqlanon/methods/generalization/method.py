@@ -83,7 +83,7 @@ class GeneralizationMethod(AnonymizationMethod):
                                      progress=tick, core=self._core())
         # A population's frequency set (delta-presence) is joined by every query and its size is not counted.
         scanned = data.fset.distinct if data.fset.population is None else None
-        with self.adapter.node_query_settings(scanned, self.evaluator.judged):
+        with self.evaluator.tuning.node_query_settings(self.adapter, scanned, self.evaluator.judged):
             node = self._apply_fixed(plan, on_violation) if plan is not None else None
             self.strategy = "fixed" if node is not None else cfg.search.strategy
             if node is None:

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...errors import ConfigError, EngineError, InputError
 from ...evaluation import FrequencySet, rollup
+from ...evaluation.tuning import tuning_for
 from ...hierarchy import LoadedHierarchy, load_hierarchy
 from ...hierarchy.loading import validate_hierarchy_values
 from ...identifiers import display_name, parse_spelled_name
@@ -43,6 +44,8 @@ class Preparation:
     def __init__(self, session: Session) -> None:
         self.session = session
         self.adapter: EngineAdapter = session.adapter
+        #: What the engine's node queries read and how (``evaluation/tuning.py``): which tables to build here.
+        self.tuning = tuning_for(self.adapter)
         self.prefix = session.prefix
         self.temporary = session.temporary
 
@@ -93,7 +96,7 @@ class Preparation:
         metric = metric_by_name(cfg.search.metric)
         fs_table = f"{self.prefix}fs"
         self.temporary.append(fs_table)
-        codes_table = f"{self.prefix}fsc" if self.adapter.CODE_TABLE else None
+        codes_table = f"{self.prefix}fsc" if self.tuning.CODE_TABLE else None
         if codes_table is not None:
             self.temporary.append(codes_table)
         slice_check = None if judged else self._slice_check(considered, metric)
@@ -107,7 +110,7 @@ class Preparation:
             )
         if fset.records != considered:
             self._lost_records(source, hierarchies, fset.records, considered)
-        if self.adapter.CODE_WEIGHTS and not judged:
+        if self.tuning.CODE_WEIGHTS and not judged:
             weights_table = f"{self.prefix}cw"
             self.temporary.append(weights_table)
             fset = fset.with_code_weights(self.adapter, weights_table, hierarchies)
@@ -136,14 +139,14 @@ class Preparation:
         its cover checks the open region's maximal nodes, which lie above the slicing levels."""
         cfg = self.config
         limit = cfg.privacy.max_suppressed(considered)
-        if not self.adapter.SLICED_CHECKS or metric.class_statistics or metric.levels_determine_value or limit == 0:
+        if not self.tuning.SLICED_CHECKS or metric.class_statistics or metric.levels_determine_value or limit == 0:
             return None
         return cfg.privacy.k, limit
 
     def _rollup_tables(self) -> list[str]:
         """Names for rolled-up code tables (``rollup.py``), registered for removal: the k-anonymity queries read
         them."""
-        if not self.adapter.ROLLUPS or not self.adapter.CODE_TABLE:
+        if not self.tuning.ROLLUPS or not self.tuning.CODE_TABLE:
             return []
         names = [f"{self.prefix}fsr{n}" for n in range(rollup.QIS + 1)]
         self.temporary.extend(names)
@@ -151,8 +154,8 @@ class Preparation:
 
     def _ranges_table(self) -> str | None:
         """A name for the table of the code table's part ranges, registered for removal, where sliced checks
-        read parts by their row positions (``EngineAdapter.reads_part_ranges``)."""
-        if not self.adapter.CODE_TABLE or not self.adapter.reads_part_ranges():
+        read parts by their row positions (``NodeQueryTuning.reads_part_ranges``)."""
+        if not self.tuning.CODE_TABLE or not self.tuning.reads_part_ranges(self.adapter):
             return None
         name = f"{self.prefix}fsp"
         self.temporary.append(name)

@@ -39,8 +39,7 @@ WITH RECURSIVE sliced (part, suppressed) AS (
     FROM (
       SELECT sum(f.cnt) AS s
       FROM "we""ird; col" AS f
-      WHERE f.ctid >= (SELECT lo FROM "we""ird; col_ranges" AS r WHERE r.part = sliced.part + 1)
-        AND f.ctid <= (SELECT hi FROM "we""ird; col_ranges" AS r WHERE r.part = sliced.part + 1)
+      WHERE f.part = sliced.part + 1
       GROUP BY (CAST(q0_2 AS BIGINT)) * 100001 + q2_1
     ) AS classes
   ) AS BIGINT)

@@ -2,8 +2,9 @@
 -- lookup tables (extended match); records of the classes listed in `failing` (judged by find_failing_classes
 -- against k and every privacy model) are removed or masked; identifier/ignore columns are dropped, the rest
 -- is copied. Rows in random order (unsorted matching attack, seed 002).
--- context: table (new table parts), source, columns [{name, qi_index or none}], qis [{column, coded, level}],
---          failing (temp table of failing class keys), mask (bool), basic (bool)
+-- context: table (new table parts), or_replace (bool: replace a table of that name in this one statement, where
+--          the engine publishes so: output/writer.py), source, columns [{name, qi_index or none}],
+--          qis [{column, coded, level}], failing (temp table of failing class keys), mask (bool), basic (bool)
 CREATE TABLE "analytics"."sqlanon_tmp_0123456789ab" AS
 WITH generalized AS (
   SELECT
