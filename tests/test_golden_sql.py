@@ -468,15 +468,72 @@ CASES: dict[str, tuple[str, dict[str, Any]]] = {
     "ma_standardize_records": (
         "methods/microaggregation/standardize_records.sql.j2",
         {"table": f"{PREFIX}mz", "records": f"{PREFIX}mr", "rid": "sqlanon_rid", "qis": ["AGI", WEIRD],
-         "scale": "z_score"},
+         "scale": "z_score", "sensitive": None, "numeric_sensitive": False},
+    ),
+    "ma_standardize_records_sensitive": (
+        "methods/microaggregation/standardize_records.sql.j2",
+        {"table": f"{PREFIX}mz", "records": f"{PREFIX}mr", "rid": "sqlanon_rid", "qis": ["AGI"],
+         "scale": "z_score", "sensitive": WEIRD, "numeric_sensitive": True},
+    ),
+    "ma_standardize_records_ranked": (
+        "methods/microaggregation/standardize_records.sql.j2",
+        {"table": f"{PREFIX}mz", "records": f"{PREFIX}mr", "rid": "sqlanon_rid", "qis": ["AGI"],
+         "scale": "z_score", "sensitive": WEIRD, "numeric_sensitive": False},
+    ),
+    "ma_mark_rare_values": (
+        "methods/microaggregation/mark_rare_values.sql.j2",
+        {"table": f"{PREFIX}mz", "num": 1, "den": 5, "all_rare": False},
+    ),
+    "ma_mark_every_value_rare": (
+        "methods/microaggregation/mark_rare_values.sql.j2",
+        {"table": f"{PREFIX}mz", "num": 1, "den": 1, "all_rare": True},
+    ),
+    "ma_describe_sensitive_group": (
+        "methods/microaggregation/describe_sensitive_records.sql.j2",
+        {"table": f"{PREFIX}mz", "which": "group", "group": 2**50},
+    ),
+    "ma_describe_sensitive_rare_left": (
+        "methods/microaggregation/describe_sensitive_records.sql.j2",
+        {"table": f"{PREFIX}mz", "which": "rare_left", "group": None},
+    ),
+    "ma_describe_sensitive_all": (
+        "methods/microaggregation/describe_sensitive_records.sql.j2",
+        {"table": f"{PREFIX}mz", "which": "all", "group": None},
+    ),
+    "ma_next_seed_record": ("methods/microaggregation/next_seed_record.sql.j2", {"table": f"{PREFIX}mz", "seed": 7}),
+    **{f"ma_nearest_candidate_{step}": (
+        "methods/microaggregation/nearest_candidate.sql.j2",
+        {"table": f"{PREFIX}mz", "group": 2**50, "around": 17, "step": step, "prefer_raises": True,
+         "min_var": 4.125, "d": 2},
+    ) for step in ("new_value", "raises", "keeps")},
+    **{f"ma_assign_records_{name}": (
+        "methods/microaggregation/assign_records.sql.j2",
+        {"table": f"{PREFIX}mz", "group": group, "rid": rid, "rest_of_rare": rest, "merge": merge,
+         "common_of": common},
+    ) for name, group, rid, rest, merge, common in (
+        ("one", 2**50, 17, False, None, None), ("rest", 2**50, None, True, None, None),
+        ("merge", 2**50, None, False, 2**50 + 1, None), ("common", None, None, False, None, 2**50))},
+    "ma_absorb_small_remainders": (
+        "methods/microaggregation/absorb_small_remainders.sql.j2",
+        {"table": f"{PREFIX}mz", "k": 5, "first_group": 2**50},
+    ),
+    "ma_distribute_rare_records": (
+        "methods/microaggregation/distribute_rare_records.sql.j2",
+        {"table": f"{PREFIX}mz", "first_group": 2**50, "d": 2},
+    ),
+    "audit_kpqr": (
+        "audit_kpqr.sql.j2",
+        {"table": ("analytics", "census_k3"), "qis": ["AGI", WEIRD], "column": PERCENT, "num": 1, "den": 5},
     ),
     "ma_standardize_records_range": (
         "methods/microaggregation/standardize_records.sql.j2",
-        {"table": f"{PREFIX}mz", "records": f"{PREFIX}mr", "rid": "sqlanon_rid", "qis": ["AGI"], "scale": "range"},
+        {"table": f"{PREFIX}mz", "records": f"{PREFIX}mr", "rid": "sqlanon_rid", "qis": ["AGI"], "scale": "range",
+         "sensitive": None, "numeric_sensitive": False},
     ),
     "ma_standardize_records_none": (
         "methods/microaggregation/standardize_records.sql.j2",
-        {"table": f"{PREFIX}mz", "records": f"{PREFIX}mr", "rid": "sqlanon_rid", "qis": ["AGI"], "scale": "none"},
+        {"table": f"{PREFIX}mz", "records": f"{PREFIX}mr", "rid": "sqlanon_rid", "qis": ["AGI"], "scale": "none",
+         "sensitive": None, "numeric_sensitive": False},
     ),
     "ma_suppress_small_parts": (
         "methods/microaggregation/suppress_small_parts.sql.j2", {"table": f"{PREFIX}mz", "k": 5},

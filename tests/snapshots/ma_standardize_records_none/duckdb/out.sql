@@ -2,9 +2,13 @@
 -- (z_score: (x - mean) / population standard deviation; range: (x - min) / (max - min); none: x; a constant
 -- attribute is 0), NULL where the value is NULL. A record's part is its pattern of NULL quasi-identifiers
 -- (extended matching: NULL is a value, so records are grouped only with records NULL in the same places);
--- grp is the group MDAV assigns (NULL: not yet; -1: suppressed).
--- context: table (new scratch table), records, rid, qis, scale ('z_score' | 'range' | 'none')
--- columns: rid, part, grp, z0 .. z<d-1> (and zv, all of them as one array, where macros/vectors.sql.j2 says)
+-- grp is the group MDAV assigns (NULL: not yet; -1: suppressed). With a sensitive attribute (the (k,p,q,r)
+-- heuristic), s is its value as a number (a numeric column's own value, else its rank among the column's
+-- distinct values: equality is all p-sensitivity needs) and rare is set by mark_rare_values.
+-- context: table (new scratch table), records, rid, qis, scale ('z_score' | 'range' | 'none'), sensitive
+--          (column or none), numeric_sensitive
+-- columns: rid, part, grp, z0 .. z<d-1>[, s, rare] (and zv, all of them as one array, where
+--          macros/vectors.sql.j2 says)
 CREATE TEMPORARY TABLE "sqlanon_0a1b2c3d_mz" AS
 SELECT *, [coalesce(z0, 0)]::DOUBLE[1] AS zv
 FROM (
