@@ -8,14 +8,26 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .base import PrivacyCriterion
+from pydantic import Field
+
+from .base import CriterionSpec, PrivacyCriterion
+
+
+class AlphaKAnonymitySpec(CriterionSpec):
+    alpha: float = Field(gt=0, le=1)
 
 
 @dataclass(frozen=True)
 class AlphaKAnonymity(PrivacyCriterion):
     kind = "alpha_k_anonymity"
-    requirements = frozenset({"distribution"})
+    spec = AlphaKAnonymitySpec
+    listed = 6
     summary_columns = ("maxc",)
+    title = "(alpha,k)-anonymity"
+    parameter = "alpha"
+    worst_measure = "alpha"
+    class_measure = "alpha"
+    direction = "<="
     alpha: float = 1.0
 
     def is_monotonic_with_generalization(self) -> bool:

@@ -8,14 +8,26 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .base import PrivacyCriterion
+from pydantic import Field
+
+from .base import CriterionSpec, PrivacyCriterion
+
+
+class DistinctLDiversitySpec(CriterionSpec):
+    l: int = Field(ge=1)
 
 
 @dataclass(frozen=True)
 class DistinctLDiversity(PrivacyCriterion):
     kind = "distinct_l_diversity"
-    requirements = frozenset({"distribution"})
+    spec = DistinctLDiversitySpec
+    listed = 1
     summary_columns = ("nv",)
+    title = "distinct l-diversity"
+    parameter = "l"
+    worst_measure = "distinct_l"
+    class_measure = "distinct_values"
+    counts_distinct_values = True
     l: int = 1
 
     def is_monotonic_with_generalization(self) -> bool:

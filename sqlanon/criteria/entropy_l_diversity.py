@@ -11,16 +11,28 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .base import PrivacyCriterion
+from pydantic import Field
+
+from .base import CriterionSpec, PrivacyCriterion
 
 ENTROPY_TOLERANCE = 1e-9
+
+
+class EntropyLDiversitySpec(CriterionSpec):
+    l: float = Field(ge=1)
 
 
 @dataclass(frozen=True)
 class EntropyLDiversity(PrivacyCriterion):
     kind = "entropy_l_diversity"
-    requirements = frozenset({"distribution", "entropy"})
+    spec = EntropyLDiversitySpec
+    listed = 2
     summary_columns = ("clogc",)
+    title = "entropy l-diversity"
+    parameter = "l"
+    worst_measure = "entropy_l"
+    class_measure = "entropy_l"
+    counts_distinct_values = True
     l: float = 1.0
 
     def is_monotonic_with_generalization(self) -> bool:

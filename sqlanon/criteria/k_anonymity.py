@@ -15,7 +15,8 @@ from .base import PrivacyCriterion
 @dataclass(frozen=True)
 class KAnonymity(PrivacyCriterion):
     kind = "k_anonymity"
-    requirements = frozenset({"class_size"})
+    title = "k-anonymity"
+    parameter = "k"
     k: int = 1
 
     def is_monotonic_with_generalization(self) -> bool:

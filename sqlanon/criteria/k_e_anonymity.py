@@ -8,14 +8,26 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .base import PrivacyCriterion
+from pydantic import Field
+
+from .base import CriterionSpec, PrivacyCriterion
+
+
+class KEAnonymitySpec(CriterionSpec):
+    e: float = Field(ge=0)
 
 
 @dataclass(frozen=True)
 class KEAnonymity(PrivacyCriterion):
     kind = "k_e_anonymity"
-    requirements = frozenset({"distribution", "numeric"})
+    spec = KEAnonymitySpec
+    listed = 7
     summary_columns = ("range",)
+    title = "(k,e)-anonymity"
+    parameter = "e"
+    worst_measure = "e"
+    class_measure = "e_range"
+    numeric_variant = "(k,e)-anonymity"
     e: float = 0.0
 
     def is_monotonic_with_generalization(self) -> bool:
@@ -23,3 +35,6 @@ class KEAnonymity(PrivacyCriterion):
 
     def parameters(self) -> dict[str, Any]:
         return {"e": float(self.e)}
+
+    def needs_numeric_column(self) -> bool:
+        return True

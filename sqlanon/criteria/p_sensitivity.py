@@ -8,14 +8,26 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .base import PrivacyCriterion
+from pydantic import Field
+
+from .base import CriterionSpec, PrivacyCriterion
+
+
+class PSensitivitySpec(CriterionSpec):
+    p: int = Field(ge=1)
 
 
 @dataclass(frozen=True)
 class PSensitivity(PrivacyCriterion):
     kind = "p_sensitivity"
-    requirements = frozenset({"distribution"})
+    spec = PSensitivitySpec
+    listed = 5
     summary_columns = ("nv",)
+    title = "p-sensitivity"
+    parameter = "p"
+    worst_measure = "p"
+    class_measure = "distinct_values"
+    counts_distinct_values = True
     p: int = 1
 
     def is_monotonic_with_generalization(self) -> bool:

@@ -7,15 +7,29 @@ than l distinct values has an empty tail and fails. Compared exactly: r_1 * den 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
-from .base import PrivacyCriterion
+from pydantic import Field
+
+from .base import CriterionSpec, PrivacyCriterion, as_fraction
+
+
+class RecursiveClDiversitySpec(CriterionSpec):
+    c: float = Field(gt=0)
+    l: int = Field(ge=1)
 
 
 @dataclass(frozen=True)
 class RecursiveClDiversity(PrivacyCriterion):
     kind = "recursive_cl_diversity"
-    requirements = frozenset({"distribution", "ranks"})
+    spec = RecursiveClDiversitySpec
+    listed = 3
+    title = "recursive (c={c:g}, l)-diversity"
+    parameter = "l"
+    worst_measure = "recursive_l"
+    class_measure = "recursive_l"
+    counts_distinct_values = True
     c: float = 1.0
     l: int = 1
 
@@ -24,3 +38,10 @@ class RecursiveClDiversity(PrivacyCriterion):
 
     def parameters(self) -> dict[str, Any]:
         return {"l": self.l, "c": self.ratio(self.c)}
+
+    def report_title(self) -> str:
+        return self.title.format(c=self.c)
+
+    def check_c(self) -> Fraction:
+        # The largest l the table meets depends on c: measured with this model's own.
+        return as_fraction(self.c)

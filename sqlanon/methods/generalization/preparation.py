@@ -8,6 +8,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
+from ...audit import numeric_kind
+from ...criteria.registry import numeric_variants
 from ...errors import ConfigError, EngineError, InputError
 from ...evaluation import FrequencySet, rollup
 from ...hierarchy import LoadedHierarchy, load_hierarchy
@@ -177,20 +179,14 @@ class Preparation:
         out = []
         for j, name in enumerate(cfg.sensitive_with_models):
             attr = cfg.attributes[name]
-            kinds = {m.kind for m in attr.models}
-            numeric = "k_e_anonymity" in kinds or any(
-                m.t_closeness is not None and m.t_closeness.distance == "ordered" for m in attr.models
-            )
+            numeric = any(m.criterion(j, name).needs_numeric_column() for m in attr.models)
             if numeric:
-                from ...audit import numeric_kind
-
                 type_name = str(self.adapter.run("audit_column_types.sql.j2", table=source, columns=[name])[0][0])
                 if numeric_kind(type_name) is None:
                     # Decided by the declared type, not by whether today's values happen to cast: text
                     # order would rank '10' < '100' < '9' for the ordered distance.
                     raise InputError(
-                        f"attributes.{name}: (k,e)-anonymity and ordered t-closeness need a numeric column; "
-                        f"{name!r} is {type_name}"
+                        f"attributes.{name}: {numeric_variants()} need a numeric column; {name!r} is {type_name}"
                     )
             coded, height = None, 0
             if attr.hierarchy is not None:
@@ -207,9 +203,7 @@ class Preparation:
                     qis=cfg.quasi_identifiers, basic=basic, numeric=numeric, hierarchy=coded, height=height,
                 )
             except EngineError as exc:
-                raise InputError(
-                    f"attributes.{name}: (k,e)-anonymity and ordered t-closeness need a numeric column ({exc})"
-                ) from None
+                raise InputError(f"attributes.{name}: {numeric_variants()} need a numeric column ({exc})") from None
             size, roots, ordered_max, hierarchical_max = self.adapter.run(
                 "describe_sensitive_domain.sql.j2", domain=domain, height=height
             )[0]
