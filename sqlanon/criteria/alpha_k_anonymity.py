@@ -10,7 +10,7 @@ from typing import Any
 
 from pydantic import Field
 
-from .base import CriterionSpec, PrivacyCriterion
+from .base import CriterionSpec, PrivacyCriterion, ReportRow
 
 
 class AlphaKAnonymitySpec(CriterionSpec):
@@ -18,16 +18,9 @@ class AlphaKAnonymitySpec(CriterionSpec):
 
 
 @dataclass(frozen=True)
-class AlphaKAnonymity(PrivacyCriterion):
-    kind = "alpha_k_anonymity"
-    spec = AlphaKAnonymitySpec
-    listed = 6
+class AlphaKAnonymity(PrivacyCriterion, kind="alpha_k_anonymity", spec=AlphaKAnonymitySpec, listed=6):
+    report = ReportRow("(alpha,k)-anonymity", "alpha", "<=", worst="alpha", per_class="alpha")
     summary_columns = ("maxc",)
-    title = "(alpha,k)-anonymity"
-    parameter = "alpha"
-    worst_measure = "alpha"
-    class_measure = "alpha"
-    direction = "<="
     alpha: float = 1.0
 
     def is_monotonic_with_generalization(self) -> bool:

@@ -7,16 +7,16 @@ fractions (numerator, denominator) so that both engines decide every class ident
 
 Besides its SQL a model class owns everything else that is particular to it, so that adding a model is one
 module here and its macros (``registry.py`` finds the module): its config (``spec``, the mapping under its
-kind in a sensitive attribute's ``models``), how it is built from that config (``from_spec``), what the
-run report calls it and which ``check`` measures the report shows for it, and what it needs of its
-attribute's column (a numeric type, a hierarchy).
+kind in a sensitive attribute's ``models``), how it is built from that config (``from_spec``), how the run
+report shows it (``report``: its name, parameter and the ``check`` measures of its worst class), and what it
+needs of its attribute's column (a numeric type, a hierarchy).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from fractions import Fraction
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 from pydantic import BaseModel, ConfigDict
 
@@ -36,9 +36,26 @@ class CriterionSpec(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
+class ReportRow(NamedTuple):
+    """How the run report shows a model: its name (a format string over the model's fields), its parameter, the
+    side of the limit a class must be on, the ``check`` measure of a sensitive attribute
+    (``measures.measure_sensitive``) that is the value of the table's worst class, and the per-class measure of
+    report_model_distribution.sql.j2 (None: not re-measured by the report)."""
+
+    title: str
+    parameter: str
+    direction: str = ">="
+    worst: str | None = None
+    per_class: str | None = None
+
+
 @dataclass(frozen=True)
 class PrivacyCriterion:
-    """A privacy model checked per equivalence class inside the node query."""
+    """A privacy model checked per equivalence class inside the node query.
+
+    A subclass names its kind, and its config if a sensitive attribute's ``models`` list it, in its class line:
+    ``class PSensitivity(PrivacyCriterion, kind="p_sensitivity", spec=PSensitivitySpec, listed=5)``.
+    """
 
     #: Name in reports and configs, and the macro selector in the templates.
     kind: ClassVar[str]
@@ -52,16 +69,8 @@ class PrivacyCriterion:
     #: judge.sql.j2): nv distinct values, maxc largest count, clogc sum c ln c, range (max_num and min_num).
     #: Only these are computed: the others cost a query an aggregate each, a logarithm or a join.
     summary_columns: ClassVar[tuple[str, ...]] = ()
-
-    #: The run report's name of the model and of its parameter, and the side of the limit a class must be on.
-    title: ClassVar[str] = ""
-    parameter: ClassVar[str] = ""
-    direction: ClassVar[str] = ">="
-    #: The ``check`` measure of a sensitive attribute (``measures.measure_sensitive``) that is the value of the
-    #: table's worst class for this model, and the per-class measure of report_model_distribution.sql.j2;
-    #: None where the report does not re-measure it.
-    worst_measure: ClassVar[str | None] = None
-    class_measure: ClassVar[str | None] = None
+    #: How the run report shows it.
+    report: ClassVar[ReportRow]
     #: Whether the parameter is a number of distinct values every class needs: a model whose parameter
     #: exceeds the attribute's distinct values can never be met (the search's refusal says so).
     counts_distinct_values: ClassVar[bool] = False
@@ -75,6 +84,12 @@ class PrivacyCriterion:
     attribute: int | None = None
     #: Name of the sensitive attribute, for reports.
     attribute_name: str | None = field(default=None, compare=False)
+
+    def __init_subclass__(cls, *, kind: str | None = None, spec: type[CriterionSpec] | None = None,
+                          listed: int = 0, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if kind is not None:
+            cls.kind, cls.spec, cls.listed = kind, spec, listed
 
     @classmethod
     def from_spec(cls, spec: CriterionSpec, attribute: int | None = None,
@@ -108,15 +123,15 @@ class PrivacyCriterion:
 
     # -- the run report ---------------------------------------------------------------------------
     def report_title(self) -> str:
-        return self.title
+        return self.report.title.format(**{f.name: getattr(self, f.name) for f in fields(self)})
 
     def limit(self) -> Any:
         """The configured bound, as the report shows it."""
-        return getattr(self, self.parameter)
+        return getattr(self, self.report.parameter)
 
     def measures(self) -> tuple[str | None, str | None]:
         """(worst-class measure, per-class measure) the report shows for this model."""
-        return self.worst_measure, self.class_measure
+        return self.report.worst, self.report.per_class
 
     def check_c(self) -> Fraction | None:
         """The c of recursive (c,l)-diversity the measures must be taken with (None: any)."""

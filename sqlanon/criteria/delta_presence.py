@@ -11,7 +11,7 @@ from typing import Any
 
 from pydantic import Field, model_validator
 
-from .base import CriterionSpec, PrivacyCriterion
+from .base import CriterionSpec, PrivacyCriterion, ReportRow
 
 
 class DeltaPresenceConfig(CriterionSpec):
@@ -29,14 +29,11 @@ class DeltaPresenceConfig(CriterionSpec):
 
 
 @dataclass(frozen=True)
-class DeltaPresence(PrivacyCriterion):
+class DeltaPresence(PrivacyCriterion, kind="delta_presence"):
     """Set under ``privacy.delta_presence`` (it bounds the classes against a population, not a sensitive
     attribute), so it has no ``spec`` among the models of an attribute."""
 
-    kind = "delta_presence"
-    title = "delta-presence"
-    parameter = "delta"
-    direction = "in"
+    report = ReportRow("delta-presence", "delta", "in")
     delta_min: float = 0.0
     delta_max: float = 1.0
 

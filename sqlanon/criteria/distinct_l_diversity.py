@@ -10,7 +10,7 @@ from typing import Any
 
 from pydantic import Field
 
-from .base import CriterionSpec, PrivacyCriterion
+from .base import CriterionSpec, PrivacyCriterion, ReportRow
 
 
 class DistinctLDiversitySpec(CriterionSpec):
@@ -18,15 +18,9 @@ class DistinctLDiversitySpec(CriterionSpec):
 
 
 @dataclass(frozen=True)
-class DistinctLDiversity(PrivacyCriterion):
-    kind = "distinct_l_diversity"
-    spec = DistinctLDiversitySpec
-    listed = 1
+class DistinctLDiversity(PrivacyCriterion, kind="distinct_l_diversity", spec=DistinctLDiversitySpec, listed=1):
+    report = ReportRow("distinct l-diversity", "l", worst="distinct_l", per_class="distinct_values")
     summary_columns = ("nv",)
-    title = "distinct l-diversity"
-    parameter = "l"
-    worst_measure = "distinct_l"
-    class_measure = "distinct_values"
     counts_distinct_values = True
     l: int = 1
 

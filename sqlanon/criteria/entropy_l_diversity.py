@@ -13,7 +13,7 @@ from typing import Any
 
 from pydantic import Field
 
-from .base import CriterionSpec, PrivacyCriterion
+from .base import CriterionSpec, PrivacyCriterion, ReportRow
 
 ENTROPY_TOLERANCE = 1e-9
 
@@ -23,15 +23,9 @@ class EntropyLDiversitySpec(CriterionSpec):
 
 
 @dataclass(frozen=True)
-class EntropyLDiversity(PrivacyCriterion):
-    kind = "entropy_l_diversity"
-    spec = EntropyLDiversitySpec
-    listed = 2
+class EntropyLDiversity(PrivacyCriterion, kind="entropy_l_diversity", spec=EntropyLDiversitySpec, listed=2):
+    report = ReportRow("entropy l-diversity", "l", worst="entropy_l", per_class="entropy_l")
     summary_columns = ("clogc",)
-    title = "entropy l-diversity"
-    parameter = "l"
-    worst_measure = "entropy_l"
-    class_measure = "entropy_l"
     counts_distinct_values = True
     l: float = 1.0
 

@@ -10,7 +10,7 @@ from typing import Any
 
 from pydantic import Field
 
-from .base import CriterionSpec, PrivacyCriterion
+from .base import CriterionSpec, PrivacyCriterion, ReportRow
 
 
 class KEAnonymitySpec(CriterionSpec):
@@ -18,15 +18,9 @@ class KEAnonymitySpec(CriterionSpec):
 
 
 @dataclass(frozen=True)
-class KEAnonymity(PrivacyCriterion):
-    kind = "k_e_anonymity"
-    spec = KEAnonymitySpec
-    listed = 7
+class KEAnonymity(PrivacyCriterion, kind="k_e_anonymity", spec=KEAnonymitySpec, listed=7):
+    report = ReportRow("(k,e)-anonymity", "e", worst="e", per_class="e_range")
     summary_columns = ("range",)
-    title = "(k,e)-anonymity"
-    parameter = "e"
-    worst_measure = "e"
-    class_measure = "e_range"
     numeric_variant = "(k,e)-anonymity"
     e: float = 0.0
 

@@ -10,7 +10,7 @@ from typing import Any
 
 from pydantic import Field
 
-from .base import CriterionSpec, PrivacyCriterion
+from .base import CriterionSpec, PrivacyCriterion, ReportRow
 
 
 class PSensitivitySpec(CriterionSpec):
@@ -18,15 +18,9 @@ class PSensitivitySpec(CriterionSpec):
 
 
 @dataclass(frozen=True)
-class PSensitivity(PrivacyCriterion):
-    kind = "p_sensitivity"
-    spec = PSensitivitySpec
-    listed = 5
+class PSensitivity(PrivacyCriterion, kind="p_sensitivity", spec=PSensitivitySpec, listed=5):
+    report = ReportRow("p-sensitivity", "p", worst="p", per_class="distinct_values")
     summary_columns = ("nv",)
-    title = "p-sensitivity"
-    parameter = "p"
-    worst_measure = "p"
-    class_measure = "distinct_values"
     counts_distinct_values = True
     p: int = 1
 

@@ -12,7 +12,7 @@ from typing import Any
 
 from pydantic import Field
 
-from .base import CriterionSpec, PrivacyCriterion, as_fraction
+from .base import CriterionSpec, PrivacyCriterion, ReportRow, as_fraction
 
 
 class RecursiveClDiversitySpec(CriterionSpec):
@@ -21,14 +21,8 @@ class RecursiveClDiversitySpec(CriterionSpec):
 
 
 @dataclass(frozen=True)
-class RecursiveClDiversity(PrivacyCriterion):
-    kind = "recursive_cl_diversity"
-    spec = RecursiveClDiversitySpec
-    listed = 3
-    title = "recursive (c={c:g}, l)-diversity"
-    parameter = "l"
-    worst_measure = "recursive_l"
-    class_measure = "recursive_l"
+class RecursiveClDiversity(PrivacyCriterion, kind="recursive_cl_diversity", spec=RecursiveClDiversitySpec, listed=3):
+    report = ReportRow("recursive (c={c:g}, l)-diversity", "l", worst="recursive_l", per_class="recursive_l")
     counts_distinct_values = True
     c: float = 1.0
     l: int = 1
@@ -38,9 +32,6 @@ class RecursiveClDiversity(PrivacyCriterion):
 
     def parameters(self) -> dict[str, Any]:
         return {"l": self.l, "c": self.ratio(self.c)}
-
-    def report_title(self) -> str:
-        return self.title.format(c=self.c)
 
     def check_c(self) -> Fraction:
         # The largest l the table meets depends on c: measured with this model's own.

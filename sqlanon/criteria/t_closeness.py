@@ -19,7 +19,7 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from .base import CriterionSpec, PrivacyCriterion
+from .base import CriterionSpec, PrivacyCriterion, ReportRow
 
 
 class TClosenessSpec(CriterionSpec):
@@ -35,12 +35,8 @@ _MEASURES: dict[str, tuple[str | None, str | None]] = {
 
 
 @dataclass(frozen=True)
-class TCloseness(PrivacyCriterion):
-    kind = "t_closeness"
-    spec = TClosenessSpec
-    listed = 4
-    parameter = "t"
-    direction = "<="
+class TCloseness(PrivacyCriterion, kind="t_closeness", spec=TClosenessSpec, listed=4):
+    report = ReportRow("t-closeness ({distance})", "t", "<=")
     numeric_variant = "ordered t-closeness"
     hierarchy_variant = ("t_closeness with distance hierarchical", "hierarchical t_closeness")
     t: float = 0.0
@@ -58,9 +54,6 @@ class TCloseness(PrivacyCriterion):
 
     def reads_hierarchy(self) -> bool:
         return self.distance == "hierarchical"
-
-    def report_title(self) -> str:
-        return f"t-closeness ({self.distance})"
 
     def measures(self) -> tuple[str | None, str | None]:
         return _MEASURES[self.distance]

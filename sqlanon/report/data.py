@@ -95,14 +95,15 @@ def models(
             measures = measured[name, c]
             worst = None if worst_key is None else measures[worst_key]
             distribution = _distribution(adapter, table, qis, name, per_class, c, measures)
-        rows.append({"model": criterion.report_title(), "parameter": criterion.parameter,
-                     "limit": criterion.limit(), "worst": worst, "direction": criterion.direction, "attribute": name,
-                     "distribution": distribution})
+        rows.append({"model": criterion.report_title(), "parameter": criterion.report.parameter,
+                     "limit": criterion.limit(), "worst": worst, "direction": criterion.report.direction,
+                     "attribute": name, "distribution": distribution})
     for name in (n for n, a in cfg.attributes.items() if a.role is Role.SENSITIVE and not a.models):
         measures = None if table is None else measure_sensitive(adapter, table, qis, name, _C)
-        rows.extend({"model": model.report_title(), "parameter": model.parameter, "limit": None,
+        rows.extend({"model": model.report_title(), "parameter": model.report.parameter, "limit": None,
                      "worst": None if measures is None else measures[model.measures()[0]],
-                     "direction": model.direction, "attribute": name, "distribution": None, "declared": False}
+                     "direction": model.report.direction, "attribute": name, "distribution": None,
+                     "declared": False}
                     for model in _UNDECLARED)
     rows.extend(_table_wide_row(c, None) for c in table_wide[1:])
     for row in rows:
@@ -119,8 +120,8 @@ def models(
 
 
 def _table_wide_row(criterion: PrivacyCriterion, worst: Any) -> dict[str, Any]:
-    return {"model": criterion.report_title(), "attribute": None, "parameter": criterion.parameter,
-            "limit": criterion.limit(), "worst": worst, "direction": criterion.direction}
+    return {"model": criterion.report_title(), "attribute": None, "parameter": criterion.report.parameter,
+            "limit": criterion.limit(), "worst": worst, "direction": criterion.report.direction}
 
 
 def now() -> str:

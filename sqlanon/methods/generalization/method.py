@@ -142,7 +142,7 @@ class GeneralizationMethod(AnonymizationMethod):
         for criterion in self.criteria:
             if not criterion.counts_distinct_values:
                 continue
-            parameter, needed, name = criterion.parameter, criterion.limit(), criterion.attribute_name
+            parameter, needed, name = criterion.report.parameter, criterion.limit(), criterion.attribute_name
             if name in sizes and needed > sizes[name]:
                 found.append(f"attributes.{name}: {criterion.kind} needs {parameter}={needed} distinct values in "
                              f"every class, but {name!r} has only {sizes[name]} distinct values in the whole table")
