@@ -89,7 +89,7 @@ def load_hierarchy(
             created.append(raw)
             height = loaded = _load_plain_csv(adapter, config, path, raw, f"{prefix}s{index}")
         if loaded is None:
-            rows = read_csv_hierarchy(path, config.delimiter, config.null_value, where)
+            rows = read_csv_hierarchy(path, config.delimiter, config.null_value, f"{where}.csv")
             height = len(rows[0]) - 1
     elif kind == "inline":
         assert config.inline is not None
@@ -261,9 +261,7 @@ def _load_rows(
     leaves. A hierarchy that is not a tree goes to the database after all, which lists its problems."""
     if not encoding.well_formed(rows, height):
         created.append(raw)
-        adapter.run("create_lookup_table.sql.j2", table=raw, height=height)
-        adapter.bulk_insert(adapter.quote_identifier(raw), height + 1, rows)
-        _validate(adapter, raw, source, attribute, height, where, check_values)
+        load_lookup_rows(adapter, rows, raw, source, attribute, where, check_values)
         raise EngineError(f"{where}: the database found no fault in a hierarchy Python rejected")  # pragma: no cover
     described = encoding.describe(rows)
     _check_description(where, described.leaves, described.null_rows, described.top_labels, hint=hint)
@@ -317,6 +315,19 @@ def _load_plain_csv(
         if staged:
             adapter.run("drop_table.sql.j2", table=(staging,))
     return plain.height
+
+
+def load_lookup_rows(
+    adapter: EngineAdapter, rows: list[list[str | None]], lookup: str, source: Sequence[str], attribute: str,
+    where: str, check_values: bool = True,
+) -> None:
+    """Create the lookup table ``lookup`` from rows read in Python (``[value, l0, l1, ..., top]``) and validate
+    it: values of the column missing from level 0 (with ``check_values``), values mapped twice, labels with two
+    parents. The caller registers ``lookup`` for removal first."""
+    height = len(rows[0]) - 1
+    adapter.run("create_lookup_table.sql.j2", table=lookup, height=height)
+    adapter.bulk_insert(adapter.quote_identifier(lookup), height + 1, rows)
+    _validate(adapter, lookup, source, attribute, height, where, check_values)
 
 
 def validate_hierarchy_values(

@@ -11,11 +11,11 @@ from datetime import UTC, datetime
 from fractions import Fraction
 from typing import Any
 
-from ..audit import DEFAULT_C, measure_sensitive, numeric_kind
 from ..config import AnonymizeConfig, Role
 from ..criteria import AlphaKAnonymity, DistinctLDiversity, PrivacyCriterion, TCloseness, criteria_from_config
 from ..criteria.base import as_fraction
 from ..engines.base import EngineAdapter
+from ..measures import DEFAULT_C, measure_sensitive, numeric_kind
 
 
 def classes(histogram: list[list[int]]) -> dict[str, Any]:

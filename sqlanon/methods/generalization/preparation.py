@@ -8,7 +8,6 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from ...audit import numeric_kind
 from ...criteria.registry import numeric_variants
 from ...errors import ConfigError, EngineError, InputError
 from ...evaluation import FrequencySet, rollup
@@ -16,6 +15,7 @@ from ...hierarchy import LoadedHierarchy, load_hierarchy
 from ...hierarchy.loading import validate_hierarchy_values
 from ...identifiers import display_name, parse_spelled_name
 from ...lattice import Lattice
+from ...measures import column_types, numeric_kind
 from ...metrics import InformationLossMetric, MetricContext, metric_by_name
 
 if TYPE_CHECKING:
@@ -181,7 +181,7 @@ class Preparation:
             attr = cfg.attributes[name]
             numeric = any(m.criterion(j, name).needs_numeric_column() for m in attr.models)
             if numeric:
-                type_name = str(self.adapter.run("audit_column_types.sql.j2", table=source, columns=[name])[0][0])
+                type_name = column_types(self.adapter, source, [name])[0]
                 if numeric_kind(type_name) is None:
                     # Decided by the declared type, not by whether today's values happen to cast: text
                     # order would rank '10' < '100' < '9' for the ordered distance.
