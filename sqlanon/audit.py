@@ -1,57 +1,14 @@
 """``sqlanon check``: audit an existing (published) table, entirely in SQL.
 
-Besides the k-anonymity measures, every sensitive attribute gets the largest/smallest parameter for which
-the table satisfies each privacy model of issue 3. Only one summary row per attribute leaves the database.
-
-Equivalence classes are the groups of records with equal quasi-identifiers; NULL is a value of its own
-(``GROUP BY``). In a sensitive attribute NULL is one more distinct value and one more category of the
-distributions (SEMANTICS.md); ``count(DISTINCT ...)`` is never used. For a class C of size s in a table of
-n records, c_v = records of C with value v, r_1 >= r_2 >= ... >= r_m the counts c_v of C sorted descending
-(m = distinct values of C, NULL included), p_v = c_v / s (class distribution), q_v = n_v / n (table):
-
-- ``distinct_l`` = min over C of m: the largest l for distinct l-diversity (Machanavajjhala et al. 2007);
-  the same number is ``p``, the largest p for p-sensitive k-anonymity (Truta, Vinay 2006).
-- ``entropy_l`` = min over C of exp(-sum_v p_v ln p_v): the largest real l for entropy l-diversity
-  (entropy >= ln l). Rounded to 12 significant digits (the sums are in double precision).
-- ``recursive_l`` (for a given c > 0, default 3): min over C of L_C, where L_C is the largest l in 1..m with
-  r_1 < c (r_l + r_{l+1} + ... + r_m) (Machanavajjhala et al. 2007, Definition 4.2, 1-based indices), or 0 if
-  even l = 1 fails (r_1 < c (r_1 + ... + r_m) always holds for c > 1; for c <= 1 it needs m >= 2 resp. more).
-  The tail sum shrinks as l grows, so the condition holds exactly for l = 1..L_C and the table satisfies
-  recursive (c,l)-diversity exactly for l <= recursive_l. Compared exactly: r_1 * den(c) < num(c) * tail,
-  with c taken as the decimal fraction it was written as.
-- ``alpha`` = max over C of r_1 / s: the smallest alpha for (alpha,k)-anonymity (Wong et al. 2006).
-- ``t_equal`` = max over C of 1/2 sum_v |p_v - q_v|, v over ALL values of the table (equal ground distance,
-  Li, Li, Venkatasubramanian 2007): the smallest t for equal-distance t-closeness.
-- ``t_ordered`` (numeric columns only, else None) = max over C of 1/(m'-1) sum_{i=1..m'} |sum_{j<=i} (p_j - q_j)|
-  over the m' distinct values of the table in ascending order, NULL last; 0 when m' = 1.
-- ``t_hierarchical`` (only with a hierarchy for the attribute) = max over C of
-  sum over internal nodes N of level(N)/(h-1) * min(pos_extra(N), neg_extra(N)), where h = number of hierarchy
-  columns (leaf column included, so the top is at level h-1 and weighs 1), extra(leaf v) = p_v - q_v,
-  extra(N) = sum of its children's extras, pos_extra(N) / neg_extra(N) = sum of the positive / |negative|
-  children's extras. NULL, which a hierarchy file cannot map, stays NULL below the top (its own chain of
-  nodes) and joins the other values at the top, as in extended match.
-  SQL evaluates the equivalent form 1/(h-1) * sum over nodes N at levels 0..h-2 of max(extra(N), 0):
-  pos_extra(N) - neg_extra(N) = extra(N), so min(pos, neg) = pos_extra(N) - max(extra(N), 0); with
-  S_j = sum over level-j nodes of max(extra, 0), and every node below the top having exactly one parent,
-  sum_{j=1..h-1} j (S_{j-1} - S_j) = S_0 + ... + S_{h-2} - (h-1) S_{h-1}, and S_{h-1} = 0 (the root's extra
-  is 1 - 1). Only nodes holding records of C can have a positive extra, so no class x node grid is needed.
-- ``e`` (numeric columns only, else None) = min over C of (max - min) of the non-NULL values of C; a class
-  whose values are all NULL counts as range 0. The largest e for (k,e)-anonymity (Zhang et al. 2007).
-- delta-presence (with a population table holding the same quasi-identifier columns): ``delta_min`` /
-  ``delta_max`` = min / max over the classes of the checked table (the research subset) of
-  (records of the subset in the class) / (records of the population in the class) (Nergiz et al. 2007).
-
-The t values are computed from integer numerators (counts scaled by s * n) and one final division, so both
-engines return the same double. ``t_ordered`` pairs every class with every value of the table (classes x
-m' rows); the other measures scale with the number of (class, value) cells.
+The command: its options checked, the table and the population resolved, the hierarchies given loaded as
+scratch tables, and the measures of ``measures.py`` (which the run report shares) put together as a
+``CheckResult``. (A module named ``check`` would shadow the function ``sqlanon.check``, hence ``audit``.)
 """
 
 from __future__ import annotations
 
-import csv
 import math
 import re
-import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from fractions import Fraction
@@ -60,34 +17,19 @@ from typing import Any
 
 from .engines import EngineAdapter, adapter_for_url
 from .errors import ConfigError, InputError
-from .hierarchy.loading import _validate as validate_hierarchy_rows
-from .hierarchy.loading import describe_lookup
-from .identifiers import display_name, parse_qualified_name, parse_spelled_name
+from .hierarchy.loading import describe_lookup, load_lookup_rows
+from .hierarchy.sources import read_csv_hierarchy
+from .identifiers import display_name, parse_spelled_name
+from .measures import (
+    DEFAULT_C,
+    column_types,
+    measure_classes,
+    measure_presence,
+    measure_sensitive,
+    numeric_kind,
+)
 from .output.verify import class_distribution
-
-DEFAULT_C = 3.0
-
-_INTEGER_TYPES = {
-    "tinyint", "smallint", "integer", "bigint", "hugeint", "utinyint", "usmallint", "uinteger", "ubigint",
-    "uhugeint", "int", "int2", "int4", "int8",
-}
-_FLOAT_TYPES = {"float", "double", "real", "double precision", "float4", "float8"}
-
-
-def numeric_kind(type_name: str) -> str | None:
-    """'integer', 'decimal', 'float' or None (not numeric) for a type name as pg_typeof prints it.
-
-    >>> [numeric_kind(t) for t in ("bigint", "DECIMAL(10,2)", "double precision", "varchar", "date")]
-    ['integer', 'decimal', 'float', None, None]
-    """
-    name = type_name.strip().lower()
-    if name in _INTEGER_TYPES:
-        return "integer"
-    if name in _FLOAT_TYPES:
-        return "float"
-    if re.fullmatch(r"(decimal|numeric)(\(\s*\d+\s*(,\s*\d+\s*)?\))?", name):
-        return "decimal"
-    return None
+from .session import DatabaseSession
 
 
 @dataclass
@@ -192,23 +134,6 @@ def _parse_c(c: float | int | str | Fraction) -> Fraction:
     return value
 
 
-def _number(value: Any, kind: str | None) -> int | float | None:
-    if value is None:
-        return None
-    if kind == "integer":
-        return int(value)
-    return float(value)
-
-
-def _ratio(value: Any) -> float | None:
-    return None if value is None else float(value)
-
-
-def _rounded(value: Any) -> float | None:
-    """Doubles from sums of logarithms, rounded to 12 significant digits (engines add in different orders)."""
-    return None if value is None else float(f"{float(value):.12g}")
-
-
 def check(
     db: str,
     table: str,
@@ -249,19 +174,16 @@ def check(
             )
     c_value = _parse_c(c)
     hierarchy_rows = {
-        name: read_hierarchy_file(path, f"--hierarchy {name}={path}") for name, path in hierarchy_paths.items()
+        name: _read_hierarchy(path, f"--hierarchy {name}={path}") for name, path in hierarchy_paths.items()
     }
-    parts = parse_qualified_name(table)
-    population_parts = parse_qualified_name(population) if population is not None else None
+    spelled = parse_spelled_name(table)
+    spelled_population = None if population is None else parse_spelled_name(population)
 
-    adapter = adapter_for_url(db, Path.cwd(), create=False)
-    adapter.connect()
-    created: list[str] = []
-    try:
+    with DatabaseSession(adapter_for_url(db, Path.cwd(), create=False)) as session:
+        adapter = session.adapter
         # As the database resolves them (its case rule, search_path), like every name sqlanon reads.
-        parts = adapter.resolve_relation(parse_spelled_name(table)).parts
-        if population is not None:
-            population_parts = adapter.resolve_relation(parse_spelled_name(population)).parts
+        parts = adapter.resolve_relation(spelled).parts
+        population_parts = None if spelled_population is None else adapter.resolve_relation(spelled_population).parts
         try:
             columns = adapter.column_names(parts)
         except Exception:
@@ -287,16 +209,15 @@ def check(
         if population_parts is not None:
             _check_population(adapter, population_parts, qis)
 
-        prefix = f"sqlanon_{secrets.token_hex(4)}_audit_"
         lookups: dict[str, tuple[str, int]] = {}
         for index, (name, rows) in enumerate(hierarchy_rows.items()):
             where = f"--hierarchy {name}={hierarchy_paths[name]}"
-            lookups[name] = (_load_hierarchy(adapter, rows, f"{prefix}h{index}", parts, name, where, created),
-                             len(rows[0]) - 1)
+            lookup = session.scratch(f"audit_h{index}")
+            _load_hierarchy(adapter, rows, lookup, parts, name, where)
+            lookups[name] = (lookup, len(rows[0]) - 1)
 
-        with adapter.aggregate_settings():
-            row = adapter.run("check_table.sql.j2", table=parts, qis=qis, k=k if k is not None else 1)[0]
-        if int(row[0]) == 0:
+        measured = measure_classes(adapter, parts, qis, k)
+        if measured.rows == 0:
             raise InputError(
                 f"--table: table {display_name(parts)} in {adapter.display_url} is empty (0 rows): "
                 f"there are no equivalence classes to check"
@@ -304,23 +225,18 @@ def check(
         distribution = class_distribution(adapter, parts, qis) if masked_as_suppressed else None
         measures: dict[str, dict[str, Any]] | None = None
         if attributes:
-            types = adapter.run("audit_column_types.sql.j2", table=parts, columns=attributes)[0]
+            types = column_types(adapter, parts, attributes)
             measures = {
-                name: _measure(adapter, parts, qis, name, str(type_name), c_value, lookups.get(name))
+                name: measure_sensitive(adapter, parts, qis, name, c_value, type_name=type_name,
+                                        lookup=lookups.get(name))
                 for name, type_name in zip(attributes, types, strict=True)
             }
         presence = None
         if population_parts is not None:
             presence = _presence(adapter, parts, population_parts, qis)
-    finally:
-        try:
-            adapter.drop_tables(list(reversed(created)))
-        except Exception:  # noqa: BLE001 - the connection may be gone; temporary tables die with it
-            pass
-        finally:
-            adapter.close()
 
-    rows_, classes, smallest, largest, below, below_records, with_null = row
+    rows_, classes, smallest, largest = measured.rows, measured.classes, measured.smallest, measured.largest
+    below, below_records, with_null = measured.below_k, measured.records_below_k, measured.rows_with_null
     masked = limit = within = None
     if distribution is not None:
         # The same class sizes without the all-'*' class, whose rows are reported as suppressed instead.
@@ -354,56 +270,6 @@ def check(
     )
 
 
-def measure_sensitive(
-    adapter: EngineAdapter, table: tuple[str, ...], qis: list[str], column: str, c: Fraction
-) -> dict[str, Any]:
-    """The measures of one sensitive attribute of a table (no hierarchical t), as ``check`` reports them."""
-    type_name = str(adapter.run("audit_column_types.sql.j2", table=table, columns=[column])[0][0])
-    return _measure(adapter, table, qis, column, type_name, c, None)
-
-
-def _measure(
-    adapter: EngineAdapter,
-    table: tuple[str, ...],
-    qis: list[str],
-    column: str,
-    type_name: str,
-    c: Fraction,
-    lookup: tuple[str, int] | None,
-) -> dict[str, Any]:
-    kind = numeric_kind(type_name)
-    (classes, distinct_values, null_rows, distinct_l, entropy_l, recursive_l, alpha, t_equal, e) = adapter.run(
-        "audit_sensitive.sql.j2", table=table, qis=qis, column=column,
-        c_num=c.numerator, c_den=c.denominator, numeric=kind,
-    )[0]
-    empty = int(classes) == 0
-    t_ordered = None
-    if kind is not None:
-        t_ordered = _ratio(adapter.run("audit_ordered_emd.sql.j2", table=table, qis=qis, column=column)[0][0])
-    t_hierarchical = None
-    if lookup is not None:
-        name, height = lookup
-        t_hierarchical = _ratio(adapter.run(
-            "audit_hierarchical_emd.sql.j2", table=table, qis=qis, column=column, lookup=name, height=height,
-        )[0][0])
-    return {
-        "type": type_name,
-        "numeric": kind is not None,
-        "distinct_values": int(distinct_values),
-        "null_rows": int(null_rows),
-        "distinct_l": None if empty else int(distinct_l),
-        "p": None if empty else int(distinct_l),
-        "entropy_l": _rounded(entropy_l),
-        "recursive_c": float(c),
-        "recursive_l": None if empty else int(recursive_l),
-        "alpha": _ratio(alpha),
-        "t_equal": _ratio(t_equal),
-        "t_ordered": t_ordered,
-        "t_hierarchical": t_hierarchical,
-        "e": _number(e, kind),
-    }
-
-
 def _check_population(adapter: EngineAdapter, population: tuple[str, ...], qis: list[str]) -> None:
     try:
         columns = adapter.column_names(population)
@@ -423,13 +289,8 @@ def _check_population(adapter: EngineAdapter, population: tuple[str, ...], qis: 
 def _presence(
     adapter: EngineAdapter, table: tuple[str, ...], population: tuple[str, ...], qis: list[str]
 ) -> dict[str, Any]:
-    flag = "sqlanon_in_subset"
-    while flag in qis:
-        flag += "_"
     try:
-        classes, delta_min, delta_max, orphans, over, population_rows = adapter.run(
-            "audit_presence.sql.j2", table=table, population=population, qis=qis, flag=flag,
-        )[0]
+        presence = measure_presence(adapter, table, population, qis)
     except InputError:
         raise
     except Exception as exc:  # e.g. the same column has incompatible types in the two tables
@@ -437,61 +298,39 @@ def _presence(
             f"--population: cannot match the quasi-identifiers of {display_name(table)} with those of "
             f"{display_name(population)}: {exc}"
         ) from None
-    if int(orphans):
+    if presence.classes_without_population:
         raise InputError(
-            f"--population: {int(orphans)} equivalence class(es) of {display_name(table)} have no record in "
-            f"{display_name(population)}; the checked table must be a subset of the population"
+            f"--population: {presence.classes_without_population} equivalence class(es) of {display_name(table)} "
+            f"have no record in {display_name(population)}; the checked table must be a subset of the population"
         )
     return {
         "population": display_name(population),
-        "population_rows": int(population_rows),
-        "classes": int(classes),
-        "delta_min": _ratio(delta_min),
-        "delta_max": _ratio(delta_max),
-        "classes_larger_than_population": int(over),
+        "population_rows": presence.population_rows,
+        "classes": presence.classes,
+        "delta_min": presence.delta_min,
+        "delta_max": presence.delta_max,
+        "classes_larger_than_population": presence.classes_larger_than_population,
     }
 
 
-def read_hierarchy_file(path: Path, where: str) -> list[list[str | None]]:
-    """An ARX-shaped hierarchy ``value;level1;...;top`` (';'-separated, no header) as lookup rows
-    ``[value, l0, l1, ..., top]`` with ``l0 == value`` (the shape of ``create_lookup_table.sql.j2``)."""
-    try:
-        with path.open(newline="", encoding="utf-8-sig") as fh:
-            raw = [row for row in csv.reader(fh, delimiter=";") if row and any(cell for cell in row)]
-    except FileNotFoundError:
-        raise ConfigError(f"{where}: hierarchy file not found") from None
-    except (OSError, UnicodeDecodeError, csv.Error) as exc:
-        raise ConfigError(f"{where}: cannot read the hierarchy file: {exc}") from None
-    if not raw:
-        raise ConfigError(f"{where}: the hierarchy file is empty")
-    height = len(raw[0])
-    for lineno, row in enumerate(raw, start=1):
-        if len(row) != height:
-            raise ConfigError(
-                f"{where}: line {lineno} has {len(row)} columns, expected {height} "
-                f"(all rows of a hierarchy have the same number of ';'-separated columns)"
-            )
-    if height < 2:
-        raise ConfigError(f"{where}: a hierarchy needs at least two columns (value;...;top), got {height}")
-    return [[row[0], *row] for row in raw]
+def _read_hierarchy(path: Path, where: str) -> list[list[str | None]]:
+    """An ARX-shaped hierarchy file (';'-separated, no header), read as a config's CSV hierarchy is."""
+    rows = read_csv_hierarchy(path, ";", None, where)
+    if len(rows[0]) < 3:
+        raise ConfigError(
+            f"{where}: a hierarchy needs at least two columns (value;...;top), got {len(rows[0]) - 1}"
+        )
+    return rows
 
 
 def _load_hierarchy(
-    adapter: EngineAdapter,
-    rows: list[list[str | None]],
-    lookup: str,
-    table: tuple[str, ...],
-    column: str,
+    adapter: EngineAdapter, rows: list[list[str | None]], lookup: str, table: tuple[str, ...], column: str,
     where: str,
-    created: list[str],
-) -> str:
-    """Create and fill a TEMPORARY lookup table and validate it against the data and as a tree."""
+) -> None:
+    """Fill the TEMPORARY lookup table ``lookup`` and validate it against the data and as a tree with a single
+    top value (the top of the hierarchical distance)."""
+    load_lookup_rows(adapter, rows, lookup, table, column, where)
     height = len(rows[0]) - 1
-    created.append(lookup)
-    adapter.run("create_lookup_table.sql.j2", table=lookup, height=height)
-    adapter.bulk_insert(adapter.quote_identifier(lookup), height + 1, rows)
-    # Values of the column missing from the hierarchy (listed), values mapped twice, labels with two parents.
-    validate_hierarchy_rows(adapter, lookup, table, column, height, where)
     _leaves, _null_rows, top_labels, _top_label = describe_lookup(adapter, lookup, height)
     if int(top_labels) != 1:
         tops = sorted({str(r[-1]) for r in rows})
@@ -500,7 +339,6 @@ def _load_hierarchy(
             f"{where}: the last column has {int(top_labels)} different values ({shown}); "
             f"hierarchical t-closeness needs a single top value"
         )
-    return lookup
 
 
 def format_report(result: CheckResult) -> list[str]:

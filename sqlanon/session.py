@@ -13,7 +13,7 @@ from __future__ import annotations
 import secrets
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 from .config import AnonymizeConfig
 from .engines import EngineAdapter, adapter_for
@@ -47,30 +47,21 @@ def _case_hint(name: str, columns: list[str]) -> str:
     return f"; column names are matched exactly: did you mean {same[0]!r}?" if same else ""
 
 
-class Session:
-    """One connection for one run (or validate, explain), and the scratch tables it makes."""
+class DatabaseSession:
+    """One connection and the scratch tables made on it: what every command that works in the database opens
+    (a run, validate and explain through ``Session``; ``check`` directly)."""
 
-    def __init__(self, config: AnonymizeConfig, db: str | Any = None) -> None:
-        """``db``: a database URL overriding the config's, or the caller's open DuckDB or psycopg connection."""
-        self.config = config
-        given = db is not None and db != ""
-        self.adapter: EngineAdapter = adapter_for(
-            db if given else config.source.url or DEFAULT_URL, Path.cwd() if given else config.base_dir,
-            create=config.source.csv is not None,
-        )
+    def __init__(self, adapter: EngineAdapter) -> None:
+        self.adapter = adapter
         self.prefix = f"sqlanon_{secrets.token_hex(4)}_"
         self.temporary: list[str] = []
-        #: ``source.table`` as the database resolved it (``run.resolve_names``); None: not resolved yet.
-        self.source_relation: Relation | None = None
-        #: The source's name as shown to people (``describe_source``).
-        self.source_shown = ""
 
-    def __enter__(self) -> Session:
+    def __enter__(self) -> Self:
         self.adapter.connect()
         return self
 
     def scratch(self, suffix: str) -> str:
-        """A name for a scratch table of this run, registered for removal before it is created."""
+        """A name for a scratch table of this session, registered for removal before it is created."""
         name = self.prefix + suffix
         self.temporary.append(name)
         return name
@@ -86,6 +77,23 @@ class Session:
                     pass
         finally:
             self.adapter.close()
+
+
+class Session(DatabaseSession):
+    """One connection for one run (or validate, explain), its source, and the scratch tables it makes."""
+
+    def __init__(self, config: AnonymizeConfig, db: str | Any = None) -> None:
+        """``db``: a database URL overriding the config's, or the caller's open DuckDB or psycopg connection."""
+        self.config = config
+        given = db is not None and db != ""
+        super().__init__(adapter_for(
+            db if given else config.source.url or DEFAULT_URL, Path.cwd() if given else config.base_dir,
+            create=config.source.csv is not None,
+        ))
+        #: ``source.table`` as the database resolved it (``run.resolve_names``); None: not resolved yet.
+        self.source_relation: Relation | None = None
+        #: The source's name as shown to people (``describe_source``).
+        self.source_shown = ""
 
     # -- source ---------------------------------------------------------------------------------
     def open_source(self) -> tuple[tuple[str, ...], str]:

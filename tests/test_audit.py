@@ -3,7 +3,7 @@
 
 Every test runs on DuckDB and PostgreSQL (the ``engine`` fixture). Expected values are worked out by hand in
 the comments (p = class distribution, q = table distribution); a Python reference written from the
-definitions in ``sqlanon/audit.py`` checks random tables with NULLs, and pycanon is an external oracle on
+definitions in ``sqlanon/measures.py`` checks random tables with NULLs, and pycanon is an external oracle on
 random tables without NULLs (slow test).
 
 The t values, alpha and delta are one division of two exact integers in SQL, so they are compared with the
@@ -427,7 +427,7 @@ def _sort_key(v: Any) -> tuple[bool, Any]:
 
 def reference(rows: list[tuple], qi: Sequence[int], s: int, c: Fraction,
               hierarchy: dict[Any, list[str]] | None = None, numeric: bool = False) -> dict[str, Any]:
-    """The definitions of sqlanon/audit.py, literally (hierarchical EMD via min(pos_extra, neg_extra))."""
+    """The definitions of sqlanon/measures.py, literally (hierarchical EMD via min(pos_extra, neg_extra))."""
     classes: dict[tuple, list[Any]] = defaultdict(list)
     for r in rows:
         classes[tuple(r[i] for i in qi)].append(r[s])

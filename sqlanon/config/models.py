@@ -4,9 +4,13 @@ from __future__ import annotations
 
 from enum import StrEnum
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, create_model, field_validator, model_validator
+
+from ..criteria.base import PrivacyCriterion
+from ..criteria.delta_presence import DeltaPresenceConfig
+from ..criteria.registry import ATTRIBUTE_MODELS, hierarchy_readers
 
 
 class _Strict(BaseModel):
@@ -99,49 +103,13 @@ class HierarchyConfig(_Strict):
         return next(k for k in ("csv", "inline", "table", "intervals", "mask", "dates") if getattr(self, k) is not None)
 
 
-class DistinctLDiversitySpec(_Strict):
-    l: int = Field(ge=1)
-
-
-class EntropyLDiversitySpec(_Strict):
-    l: float = Field(ge=1)
-
-
-class RecursiveClDiversitySpec(_Strict):
-    c: float = Field(gt=0)
-    l: int = Field(ge=1)
-
-
-class TClosenessSpec(_Strict):
-    t: float = Field(ge=0, le=1)
-    distance: Literal["equal", "hierarchical", "ordered"] = "equal"
-
-
-class PSensitivitySpec(_Strict):
-    p: int = Field(ge=1)
-
-
-class AlphaKAnonymitySpec(_Strict):
-    alpha: float = Field(gt=0, le=1)
-
-
-class KEAnonymitySpec(_Strict):
-    e: float = Field(ge=0)
-
-
-class ModelConfig(_Strict):
-    """One privacy model on a sensitive attribute: a mapping with exactly one key."""
-
-    distinct_l_diversity: DistinctLDiversitySpec | None = None
-    entropy_l_diversity: EntropyLDiversitySpec | None = None
-    recursive_cl_diversity: RecursiveClDiversitySpec | None = None
-    t_closeness: TClosenessSpec | None = None
-    p_sensitivity: PSensitivitySpec | None = None
-    alpha_k_anonymity: AlphaKAnonymitySpec | None = None
-    k_e_anonymity: KEAnonymitySpec | None = None
+class _ModelChoice(_Strict):
+    """One privacy model on a sensitive attribute: a mapping with exactly one key, a model's kind, whose value
+    is that model's config (its ``spec``). ``ModelConfig`` below has one optional field per kind in the
+    registry (``criteria/registry.py``), so pydantic checks the spec and names its keys in errors."""
 
     @model_validator(mode="after")
-    def _exactly_one(self) -> ModelConfig:
+    def _exactly_one(self) -> _ModelChoice:
         given = [k for k in type(self).model_fields if getattr(self, k) is not None]
         if len(given) != 1:
             raise ValueError(
@@ -157,6 +125,20 @@ class ModelConfig(_Strict):
     @property
     def spec(self) -> BaseModel:
         return getattr(self, self.kind)
+
+    def criterion(self, attribute: int | None = None, attribute_name: str | None = None) -> PrivacyCriterion:
+        """The model this config describes, on the sensitive attribute ``attribute`` (its position among the
+        sensitive attributes with models)."""
+        return ATTRIBUTE_MODELS[self.kind].from_spec(self.spec, attribute, attribute_name)
+
+
+if TYPE_CHECKING:
+    ModelConfig = _ModelChoice
+else:
+    ModelConfig = create_model(
+        "ModelConfig", __base__=_ModelChoice, __module__=__name__,
+        **{kind: (model.spec | None, None) for kind, model in ATTRIBUTE_MODELS.items()},
+    )
 
 
 class AttributeConfig(_Strict):
@@ -175,12 +157,12 @@ class AttributeConfig(_Strict):
         if self.role is Role.SENSITIVE:
             if self.max_level is not None:
                 raise ValueError("max_level applies to quasi_identifier only (role is sensitive)")
-            hierarchical = any(m.kind == "t_closeness" and m.t_closeness.distance == "hierarchical"
-                               for m in self.models if m.t_closeness is not None)
-            if hierarchical and self.hierarchy is None:
-                raise ValueError("t_closeness with distance hierarchical needs a hierarchy for this attribute")
-            if self.hierarchy is not None and not hierarchical:
-                raise ValueError("a sensitive attribute's hierarchy is only used by hierarchical t_closeness")
+            readers = [c for c in (m.criterion() for m in self.models) if c.reads_hierarchy()]
+            if readers and self.hierarchy is None:
+                assert readers[0].hierarchy_variant is not None
+                raise ValueError(f"{readers[0].hierarchy_variant[0]} needs a hierarchy for this attribute")
+            if self.hierarchy is not None and not readers:
+                raise ValueError(f"a sensitive attribute's hierarchy is only used by {hierarchy_readers()}")
         elif self.role is not Role.QUASI_IDENTIFIER and (self.hierarchy is not None or self.max_level is not None):
             raise ValueError(f"hierarchy and max_level apply to quasi_identifier only (role is {self.role.value})")
         if self.round is not None and self.role is not Role.QUASI_IDENTIFIER:
@@ -211,20 +193,6 @@ class OutputConfig(_Strict):
     suppressed_rows: Literal["remove", "mask"] = "remove"
     seed: float | None = Field(default=None, ge=-1, le=1, description="seed for the random row order")
     csv: Path | None = Field(default=None, description="also export the anonymized table to this CSV file")
-
-
-class DeltaPresenceConfig(_Strict):
-    """delta-presence (Nergiz, Atzori, Clifton 2007): the source is a research subset of a population table."""
-
-    population_table: str
-    delta_min: float = Field(default=0.0, ge=0, le=1)
-    delta_max: float = Field(default=1.0, ge=0, le=1)
-
-    @model_validator(mode="after")
-    def _ordered(self) -> DeltaPresenceConfig:
-        if self.delta_min > self.delta_max:
-            raise ValueError(f"delta_min ({self.delta_min}) must not exceed delta_max ({self.delta_max})")
-        return self
 
 
 class PrivacyConfig(_Strict):

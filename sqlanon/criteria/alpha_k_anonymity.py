@@ -8,13 +8,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .base import PrivacyCriterion
+from pydantic import Field
+
+from .base import CriterionSpec, PrivacyCriterion, ReportRow
+
+
+class AlphaKAnonymitySpec(CriterionSpec):
+    alpha: float = Field(gt=0, le=1)
 
 
 @dataclass(frozen=True)
-class AlphaKAnonymity(PrivacyCriterion):
-    kind = "alpha_k_anonymity"
-    requirements = frozenset({"distribution"})
+class AlphaKAnonymity(PrivacyCriterion, kind="alpha_k_anonymity", spec=AlphaKAnonymitySpec, listed=6):
+    report = ReportRow("(alpha,k)-anonymity", "alpha", "<=", worst="alpha", per_class="alpha")
     summary_columns = ("maxc",)
     alpha: float = 1.0
 

@@ -8,14 +8,20 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .base import PrivacyCriterion
+from pydantic import Field
+
+from .base import CriterionSpec, PrivacyCriterion, ReportRow
+
+
+class DistinctLDiversitySpec(CriterionSpec):
+    l: int = Field(ge=1)
 
 
 @dataclass(frozen=True)
-class DistinctLDiversity(PrivacyCriterion):
-    kind = "distinct_l_diversity"
-    requirements = frozenset({"distribution"})
+class DistinctLDiversity(PrivacyCriterion, kind="distinct_l_diversity", spec=DistinctLDiversitySpec, listed=1):
+    report = ReportRow("distinct l-diversity", "l", worst="distinct_l", per_class="distinct_values")
     summary_columns = ("nv",)
+    counts_distinct_values = True
     l: int = 1
 
     def is_monotonic_with_generalization(self) -> bool:

@@ -11,16 +11,22 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .base import PrivacyCriterion
+from pydantic import Field
+
+from .base import CriterionSpec, PrivacyCriterion, ReportRow
 
 ENTROPY_TOLERANCE = 1e-9
 
 
+class EntropyLDiversitySpec(CriterionSpec):
+    l: float = Field(ge=1)
+
+
 @dataclass(frozen=True)
-class EntropyLDiversity(PrivacyCriterion):
-    kind = "entropy_l_diversity"
-    requirements = frozenset({"distribution", "entropy"})
+class EntropyLDiversity(PrivacyCriterion, kind="entropy_l_diversity", spec=EntropyLDiversitySpec, listed=2):
+    report = ReportRow("entropy l-diversity", "l", worst="entropy_l", per_class="entropy_l")
     summary_columns = ("clogc",)
+    counts_distinct_values = True
     l: float = 1.0
 
     def is_monotonic_with_generalization(self) -> bool:

@@ -9,13 +9,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .base import PrivacyCriterion
+from .base import PrivacyCriterion, ReportRow
 
 
 @dataclass(frozen=True)
-class KAnonymity(PrivacyCriterion):
-    kind = "k_anonymity"
-    requirements = frozenset({"class_size"})
+class KAnonymity(PrivacyCriterion, kind="k_anonymity"):
+    report = ReportRow("k-anonymity", "k")
     k: int = 1
 
     def is_monotonic_with_generalization(self) -> bool:

@@ -8,14 +8,20 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .base import PrivacyCriterion
+from pydantic import Field
+
+from .base import CriterionSpec, PrivacyCriterion, ReportRow
+
+
+class KEAnonymitySpec(CriterionSpec):
+    e: float = Field(ge=0)
 
 
 @dataclass(frozen=True)
-class KEAnonymity(PrivacyCriterion):
-    kind = "k_e_anonymity"
-    requirements = frozenset({"distribution", "numeric"})
+class KEAnonymity(PrivacyCriterion, kind="k_e_anonymity", spec=KEAnonymitySpec, listed=7):
+    report = ReportRow("(k,e)-anonymity", "e", worst="e", per_class="e_range")
     summary_columns = ("range",)
+    numeric_variant = "(k,e)-anonymity"
     e: float = 0.0
 
     def is_monotonic_with_generalization(self) -> bool:
@@ -23,3 +29,6 @@ class KEAnonymity(PrivacyCriterion):
 
     def parameters(self) -> dict[str, Any]:
         return {"e": float(self.e)}
+
+    def needs_numeric_column(self) -> bool:
+        return True

@@ -8,14 +8,20 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .base import PrivacyCriterion
+from pydantic import Field
+
+from .base import CriterionSpec, PrivacyCriterion, ReportRow
+
+
+class PSensitivitySpec(CriterionSpec):
+    p: int = Field(ge=1)
 
 
 @dataclass(frozen=True)
-class PSensitivity(PrivacyCriterion):
-    kind = "p_sensitivity"
-    requirements = frozenset({"distribution"})
+class PSensitivity(PrivacyCriterion, kind="p_sensitivity", spec=PSensitivitySpec, listed=5):
+    report = ReportRow("p-sensitivity", "p", worst="p", per_class="distinct_values")
     summary_columns = ("nv",)
+    counts_distinct_values = True
     p: int = 1
 
     def is_monotonic_with_generalization(self) -> bool:

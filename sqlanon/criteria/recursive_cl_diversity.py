@@ -7,15 +7,23 @@ than l distinct values has an empty tail and fails. Compared exactly: r_1 * den 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
-from .base import PrivacyCriterion
+from pydantic import Field
+
+from .base import CriterionSpec, PrivacyCriterion, ReportRow, as_fraction
+
+
+class RecursiveClDiversitySpec(CriterionSpec):
+    c: float = Field(gt=0)
+    l: int = Field(ge=1)
 
 
 @dataclass(frozen=True)
-class RecursiveClDiversity(PrivacyCriterion):
-    kind = "recursive_cl_diversity"
-    requirements = frozenset({"distribution", "ranks"})
+class RecursiveClDiversity(PrivacyCriterion, kind="recursive_cl_diversity", spec=RecursiveClDiversitySpec, listed=3):
+    report = ReportRow("recursive (c={c:g}, l)-diversity", "l", worst="recursive_l", per_class="recursive_l")
+    counts_distinct_values = True
     c: float = 1.0
     l: int = 1
 
@@ -24,3 +32,7 @@ class RecursiveClDiversity(PrivacyCriterion):
 
     def parameters(self) -> dict[str, Any]:
         return {"l": self.l, "c": self.ratio(self.c)}
+
+    def check_c(self) -> Fraction:
+        # The largest l the table meets depends on c: measured with this model's own.
+        return as_fraction(self.c)

@@ -15,23 +15,45 @@ t = num/den. Not monotone once suppression is allowed (ARX: non-monotone).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
-from .base import PrivacyCriterion
+from pydantic import Field
+
+from .base import CriterionSpec, PrivacyCriterion, ReportRow
+
+
+class TClosenessSpec(CriterionSpec):
+    t: float = Field(ge=0, le=1)
+    distance: Literal["equal", "hierarchical", "ordered"] = "equal"
+
+
+#: The check measures of the worst class and per class, by ground distance. Hierarchical t is not re-measured
+#: by the report (it has no hierarchy lookup), ordered t not per class.
+_MEASURES: dict[str, tuple[str | None, str | None]] = {
+    "equal": ("t_equal", "t_equal"), "ordered": ("t_ordered", None), "hierarchical": (None, None),
+}
 
 
 @dataclass(frozen=True)
-class TCloseness(PrivacyCriterion):
-    kind = "t_closeness"
+class TCloseness(PrivacyCriterion, kind="t_closeness", spec=TClosenessSpec, listed=4):
+    report = ReportRow("t-closeness ({distance})", "t", "<=")
+    numeric_variant = "ordered t-closeness"
+    hierarchy_variant = ("t_closeness with distance hierarchical", "hierarchical t_closeness")
     t: float = 0.0
     distance: str = "equal"
-
-    @property
-    def requirements(self) -> frozenset[str]:  # type: ignore[override]
-        return frozenset({"distribution", f"emd_{self.distance}"})
 
     def is_monotonic_with_generalization(self) -> bool:
         return False
 
     def parameters(self) -> dict[str, Any]:
         return {"t": self.ratio(self.t), "distance": self.distance}
+
+    def needs_numeric_column(self) -> bool:
+        # The ordered distance ranks the values by the column's own order, which must be numeric.
+        return self.distance == "ordered"
+
+    def reads_hierarchy(self) -> bool:
+        return self.distance == "hierarchical"
+
+    def measures(self) -> tuple[str | None, str | None]:
+        return _MEASURES[self.distance]

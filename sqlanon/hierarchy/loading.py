@@ -89,7 +89,7 @@ def load_hierarchy(
             created.append(raw)
             height = loaded = _load_plain_csv(adapter, config, path, raw, f"{prefix}s{index}")
         if loaded is None:
-            rows = read_csv_hierarchy(path, config.delimiter, config.null_value, where)
+            rows = read_csv_hierarchy(path, config.delimiter, config.null_value, f"{where}.csv")
             height = len(rows[0]) - 1
     elif kind == "inline":
         assert config.inline is not None
@@ -193,8 +193,7 @@ def _code_in_database(
 
     A source of at most ``height`` times the hierarchy's rows (``source_rows``) has its values coded alone:
     the encoding joins every row once per level, and a source that small costs less to scan for its values
-    (CUP's 100,001-row ZIP hierarchy, 13,294 ZIP codes in 63,441 rows: encoding on PostgreSQL 429 -> 180 ms,
-    the run 2747 -> 2351 ms, with the smaller codes; on DuckDB 94 -> 57 ms and 532 -> 496 ms). Loss weights
+    (a large hierarchy such as CUP's ZIP codes is then coded faster, and with smaller codes). Loss weights
     still count every row of the hierarchy. ``hint``: added to the message about several top labels; ``empty``:
     the message for a hierarchy without values; ``mask_length``: a mask hierarchy's length, for the message
     about values of another length."""
@@ -225,7 +224,7 @@ def is_plain_tree(adapter: EngineAdapter, lookup: str, height: int, sequences: s
     code it as ``unique``. Any other hierarchy goes through the exhaustive validation, which words its
     problems, if it has any. ``sequences``: a name for the new temporary table of the lookup's label
     sequences (``label_sequences.sql.j2``; height 2 and above), which the survey reads, and the description
-    and the encoding may: CUP's ZIP hierarchy on PostgreSQL, these three steps 190 -> 172 ms."""
+    and the encoding may, so that the three steps build them once."""
     adapter.run("label_sequences.sql.j2", table=sequences, lookup=lookup, height=height)
     repeated, unlike, null_rows, forks, incomplete = adapter.run(
         "survey_hierarchy.sql.j2", lookup=lookup, height=height, sequences=sequences)[0]
@@ -261,9 +260,7 @@ def _load_rows(
     leaves. A hierarchy that is not a tree goes to the database after all, which lists its problems."""
     if not encoding.well_formed(rows, height):
         created.append(raw)
-        adapter.run("create_lookup_table.sql.j2", table=raw, height=height)
-        adapter.bulk_insert(adapter.quote_identifier(raw), height + 1, rows)
-        _validate(adapter, raw, source, attribute, height, where, check_values)
+        load_lookup_rows(adapter, rows, raw, source, attribute, where, check_values)
         raise EngineError(f"{where}: the database found no fault in a hierarchy Python rejected")  # pragma: no cover
     described = encoding.describe(rows)
     _check_description(where, described.leaves, described.null_rows, described.top_labels, hint=hint)
@@ -317,6 +314,19 @@ def _load_plain_csv(
         if staged:
             adapter.run("drop_table.sql.j2", table=(staging,))
     return plain.height
+
+
+def load_lookup_rows(
+    adapter: EngineAdapter, rows: list[list[str | None]], lookup: str, source: Sequence[str], attribute: str,
+    where: str, check_values: bool = True,
+) -> None:
+    """Create the lookup table ``lookup`` from rows read in Python (``[value, l0, l1, ..., top]``) and validate
+    it: values of the column missing from level 0 (with ``check_values``), values mapped twice, labels with two
+    parents. The caller registers ``lookup`` for removal first."""
+    height = len(rows[0]) - 1
+    adapter.run("create_lookup_table.sql.j2", table=lookup, height=height)
+    adapter.bulk_insert(adapter.quote_identifier(lookup), height + 1, rows)
+    _validate(adapter, lookup, source, attribute, height, where, check_values)
 
 
 def validate_hierarchy_values(

@@ -17,24 +17,26 @@ from ..errors import ConfigError
 
 
 def read_csv_hierarchy(path: Path, delimiter: str, null_value: str | None, where: str) -> list[list[str | None]]:
-    """Rows ``value;level1;...;top`` (no header). Every row must have the same number of columns.
+    """Rows ``value;level1;...;top`` (no header) of the hierarchy file a config (``where``: its key) or
+    ``sqlanon check --hierarchy`` names. Every row must have the same number of columns.
 
-    Returns rows ``[value, l0, l1, ...]`` with ``l0 == value``; an explicit NULL mapping has value None.
+    Returns rows ``[value, l0, l1, ...]`` with ``l0 == value`` (the shape of ``create_lookup_table.sql.j2``); an
+    explicit NULL mapping (a value equal to ``null_value``) has value None.
     """
     try:
         with path.open(newline="", encoding="utf-8-sig") as fh:
             raw = [row for row in csv.reader(fh, delimiter=delimiter) if any(row)]
     except FileNotFoundError:
-        raise ConfigError(f"{where}.csv: hierarchy file not found (value: {str(path)!r})") from None
+        raise ConfigError(f"{where}: hierarchy file not found (value: {str(path)!r})") from None
     except (OSError, UnicodeDecodeError, csv.Error) as exc:
-        raise ConfigError(f"{where}.csv: cannot read hierarchy file {str(path)!r}: {exc}") from None
+        raise ConfigError(f"{where}: cannot read hierarchy file {str(path)!r}: {exc}") from None
     if not raw:
-        raise ConfigError(f"{where}.csv: hierarchy file {str(path)!r} is empty")
+        raise ConfigError(f"{where}: hierarchy file {str(path)!r} is empty")
     height = len(raw[0])
     for lineno, row in enumerate(raw, start=1):
         if len(row) != height:
             raise ConfigError(
-                f"{where}.csv: {path.name} line {lineno}: {len(row)} columns, expected {height} "
+                f"{where}: {path.name} line {lineno} has {len(row)} columns, expected {height} "
                 f"(all rows of a hierarchy must have the same height)"
             )
     if null_value is None:

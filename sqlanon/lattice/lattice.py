@@ -88,8 +88,7 @@ class Lattice:
     # -- node sets as bitmasks -------------------------------------------------------------------------
     # A set of nodes is an int whose bit ``index(node)`` is set for each member (``nodes()`` order, the last
     # level varying fastest). Up- and down-sets are then built with a few big-int multiplications instead
-    # of a walk that builds every neighbour tuple: tagging ADULT's 4,320 nodes that way took ~20 ms of a
-    # ~150 ms run (k=5 without suppression).
+    # of a walk that builds every neighbour tuple, which took a noticeable share of a small run.
 
     @cached_property
     def strides(self) -> tuple[int, ...]:

@@ -11,8 +11,8 @@ class SolutionSpace:
 
     The tagged nodes are kept as bitmasks (``Lattice.down_set``): a propagation is one up- or down-set minus
     what is already tagged, with no walk through neighbours, and a node's tag is its bit in them. A dict of
-    tags beside the masks cost more to fill (listing each new up- or down-set's nodes: 11 ms of ADULT k=5 5%
-    DM* on DuckDB) than its lookups saved."""
+    tags beside the masks cost more to fill (listing each new up- or down-set's nodes) than its lookups
+    saved."""
 
     def __init__(self, lattice: Lattice, monotone: bool) -> None:
         self.lattice = lattice

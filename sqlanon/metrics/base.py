@@ -59,7 +59,7 @@ class InformationLossMetric:
     def lower_bounds(self, max_levels: tuple[int, ...], ctx: MetricContext) -> list[int] | None:
         """``lower_bound`` of every node up to ``max_levels``, in ``Lattice.nodes()`` order, as ints; None when
         the metric has no faster way than node by node. Flash takes every bound: one pass over per-QI tables
-        is 3-4x faster than calling ``lower_bound`` for each of ADULT's 4,320 nodes (7.0-8.5 -> 1.9-2.8 ms)."""
+        is 3-4x faster than calling ``lower_bound`` for each node."""
         return None
 
     def value_without_evaluation(self, node: Node, ctx: MetricContext, feasible: bool) -> Fraction | None:

@@ -11,9 +11,11 @@ from datetime import UTC, datetime
 from fractions import Fraction
 from typing import Any
 
-from ..audit import measure_sensitive, numeric_kind
 from ..config import AnonymizeConfig, Role
+from ..criteria import AlphaKAnonymity, DistinctLDiversity, PrivacyCriterion, TCloseness, criteria_from_config
+from ..criteria.base import as_fraction
 from ..engines.base import EngineAdapter
+from ..measures import DEFAULT_C, measure_sensitive, numeric_kind
 
 
 def classes(histogram: list[list[int]]) -> dict[str, Any]:
@@ -29,37 +31,11 @@ def classes(histogram: list[list[int]]) -> dict[str, Any]:
     }
 
 
-#: Per model kind: report name, parameter, the check measure of the worst class, the per-class measure of
-#: report_model_distribution.sql.j2, and the side of the limit a class must be on.
-_MODELS: dict[str, tuple[str, str, str, str | None, str]] = {
-    "distinct_l_diversity": ("distinct l-diversity", "l", "distinct_l", "distinct_values", ">="),
-    "entropy_l_diversity": ("entropy l-diversity", "l", "entropy_l", "entropy_l", ">="),
-    "recursive_cl_diversity": ("recursive (c={c:g}, l)-diversity", "l", "recursive_l", "recursive_l", ">="),
-    "p_sensitivity": ("p-sensitivity", "p", "p", "distinct_values", ">="),
-    "alpha_k_anonymity": ("(alpha,k)-anonymity", "alpha", "alpha", "alpha", "<="),
-    "k_e_anonymity": ("(k,e)-anonymity", "e", "e", "e_range", ">="),
-}
-#: What the report measures of a sensitive attribute that no privacy model protects (it warns about it):
-#: (model that would bound it, parameter, measure of the worst class, direction).
-_UNDECLARED = (
-    ("distinct l-diversity", "l", "distinct_l", ">="),
-    ("(alpha,k)-anonymity", "alpha", "alpha", "<="),
-    ("t-closeness (equal)", "t", "t_equal", "<="),
-)
-#: t-closeness by ground distance; hierarchical t is not re-measured here (no hierarchy lookup in the report).
-_T_CLOSENESS = {"equal": ("t_equal", "t_equal"), "ordered": ("t_ordered", None), "hierarchical": (None, None)}
-
-
-def _model_spec(model: Any) -> tuple[str, str, Any, str | None, str | None, str]:
-    """(report name, parameter, limit, worst-class measure, per-class measure, direction) of a configured model."""
-    spec = model.spec
-    if model.kind == "t_closeness":
-        worst, per_class = _T_CLOSENESS[spec.distance]
-        return f"t-closeness ({spec.distance})", "t", spec.t, worst, per_class, "<="
-    name, parameter, worst, per_class, direction = _MODELS[model.kind]
-    if model.kind == "recursive_cl_diversity":
-        name = name.format(c=spec.c)
-    return name, parameter, getattr(spec, parameter), worst, per_class, direction
+#: What the report measures of a sensitive attribute that no privacy model protects (it warns about it): the
+#: models that would bound it, whose worst class is shown against no limit.
+_UNDECLARED = (DistinctLDiversity(), AlphaKAnonymity(), TCloseness(distance="equal"))
+#: The c of recursive (c,l)-diversity that measures are taken with where no model sets one.
+_C = as_fraction(DEFAULT_C)
 
 
 def _distribution(adapter: EngineAdapter, table: tuple[str, ...], qis: list[str], column: str, measure: str | None,
@@ -97,49 +73,39 @@ def models(
     alpha and equal-distance t, which k-anonymity alone does not bound (the report warns about them).
     """
     smallest = (verification or {}).get("smallest_class") or (class_info or {}).get("smallest")
-    rows = [
-        {
-            "model": "k-anonymity",
-            "attribute": None,
-            "parameter": "k",
-            "limit": cfg.privacy.k,
-            "worst": smallest,
-            "direction": ">=",
-        }
-    ]
+    criteria = criteria_from_config(cfg)
+    # k-anonymity comes first (criteria_from_config), then the models of sensitive attributes; the other
+    # table-wide models (delta-presence) close the table, after the undeclared attributes' rows.
+    table_wide = [c for c in criteria if c.attribute is None]
+    rows = [_table_wide_row(table_wide[0], smallest)]
     models_ok = None if verification is None else verification.get("models_verified", verification["verified"])
-    for name in cfg.sensitive_with_models:
-        measures: dict[str, Any] | None = None
-        for model in cfg.attributes[name].models:
-            c = Fraction(str(model.spec.c)) if model.kind == "recursive_cl_diversity" else Fraction(3)
-            title, parameter, limit, worst_key, per_class, direction = _model_spec(model)
-            worst = distribution = None
-            if table is not None:
-                if measures is None or model.kind == "recursive_cl_diversity":
-                    measures = measure_sensitive(adapter, table, cfg.quasi_identifiers, name, c)
-                worst = None if worst_key is None else measures[worst_key]
-                distribution = _distribution(adapter, table, cfg.quasi_identifiers, name, per_class, c, measures)
-            rows.append({"model": title, "parameter": parameter, "limit": limit, "worst": worst,
-                         "direction": direction, "attribute": name, "distribution": distribution})
+    qis = cfg.quasi_identifiers
+    measured: dict[tuple[str, Fraction], dict[str, Any]] = {}
+    for criterion in criteria:
+        if criterion.attribute is None:
+            continue
+        name = criterion.attribute_name
+        assert name is not None
+        c = criterion.check_c() or _C
+        worst_key, per_class = criterion.measures()
+        worst = distribution = None
+        if table is not None:
+            if (name, c) not in measured:
+                measured[name, c] = measure_sensitive(adapter, table, qis, name, c)
+            measures = measured[name, c]
+            worst = None if worst_key is None else measures[worst_key]
+            distribution = _distribution(adapter, table, qis, name, per_class, c, measures)
+        rows.append({"model": criterion.report_title(), "parameter": criterion.report.parameter,
+                     "limit": criterion.limit(), "worst": worst, "direction": criterion.report.direction,
+                     "attribute": name, "distribution": distribution})
     for name in (n for n, a in cfg.attributes.items() if a.role is Role.SENSITIVE and not a.models):
-        measures = None if table is None else measure_sensitive(adapter, table, cfg.quasi_identifiers, name,
-                                                               Fraction(3))
-        rows.extend({"model": title, "parameter": parameter, "limit": None,
-                     "worst": None if measures is None else measures[key], "direction": direction,
-                     "attribute": name, "distribution": None, "declared": False}
-                    for title, parameter, key, direction in _UNDECLARED)
-    dp = cfg.privacy.delta_presence
-    if dp is not None:
-        rows.append(
-            {
-                "model": "delta-presence",
-                "attribute": None,
-                "parameter": "delta",
-                "limit": [dp.delta_min, dp.delta_max],
-                "worst": None,
-                "direction": "in",
-            }
-        )
+        measures = None if table is None else measure_sensitive(adapter, table, qis, name, _C)
+        rows.extend({"model": model.report_title(), "parameter": model.report.parameter, "limit": None,
+                     "worst": None if measures is None else measures[model.measures()[0]],
+                     "direction": model.report.direction, "attribute": name, "distribution": None,
+                     "declared": False}
+                    for model in _UNDECLARED)
+    rows.extend(_table_wide_row(c, None) for c in table_wide[1:])
     for row in rows:
         worst, limit = row["worst"], row["limit"]
         if row.setdefault("declared", True) is False:
@@ -151,6 +117,11 @@ def models(
         else:
             row["satisfied"] = worst <= limit + 1e-12  # t and alpha come back as doubles
     return rows
+
+
+def _table_wide_row(criterion: PrivacyCriterion, worst: Any) -> dict[str, Any]:
+    return {"model": criterion.report_title(), "attribute": None, "parameter": criterion.report.parameter,
+            "limit": criterion.limit(), "worst": worst, "direction": criterion.report.direction}
 
 
 def now() -> str:

@@ -24,7 +24,7 @@ def solution_key(value: Fraction, node: Node) -> SolutionKey:
 
 def _fast(value: Fraction) -> Fraction | int:
     """Integral values (Loss numerators, DM*) as plain ints: the same order, but comparisons are ~20x faster
-    than between Fractions, and the search sorts thousands of bound keys (1 s of 3 s on ADULT before this)."""
+    than between Fractions, and the search sorts thousands of bound keys."""
     return value.numerator if value.denominator == 1 else value
 
 
@@ -124,7 +124,7 @@ class SearchProblem:
 
     def by_bound(self, nodes: Iterable[Node]) -> list[Node]:
         """The nodes sorted by ``bound_key``, with the keys built as plain tuples (memoized bounds are already
-        ``_fast``): a key function per node took ~7 ms of the ~10 ms Flash spent sorting ADULT's 4,320 nodes."""
+        ``_fast``): a key function per node took most of the time Flash spent sorting."""
         nodes = list(nodes)
         memo, bound = self._bounds, self.bound
         bounds = [memo[n] if n in memo else bound(n) for n in nodes]
@@ -153,7 +153,7 @@ class SearchProblem:
             return True
         # A direct specialization worth the incumbent's value exactly: the tie key of this node decides (worth
         # more, it outvalued the node above; worth less, it bounds nothing). Such nodes are few, often the
-        # incumbent alone, where listing the node's specializations cost ~2 us a call (ADULT k=5 5% DM*: 7,000).
+        # incumbent alone, so the node's specializations are listed only then (this test runs thousands of times).
         tied = self._valued.get(self.best[0])
         if tied and solution_key(self.best[0], node) >= self.best:
             height = sum(node)
@@ -210,10 +210,8 @@ class SearchProblem:
     def _beaten_by_check(self, node: Node) -> bool:
         """Whether the node's feasibility check (its records suppressed, ``bound_given_suppressed``) shows that
         it cannot beat the incumbent. A node tagged feasible without a check is checked first: the check costs
-        about half of the query with Loss's weights, and FARS k=5 5% (PostgreSQL, alternated in one process,
-        ms) spared 9 of the 10 weights queries of such nodes, 1093 -> 985 ms. Counting the suppressed
-        records of checked nodes spared 7 of 11 weights queries there (1173 -> 1038 ms), 5 of 7 on CUP
-        (2979 -> 2829 ms) and 5 of 6 on ADULT k=5 5%."""
+        about half of the query with Loss's weights, and spares most weights queries of such nodes; counting
+        the suppressed records of checked nodes spares most of the others (benchmarks/README.md)."""
         if self.best is None or not self.metric.needs_loss_weights:
             return False
         if node not in self.evaluator.cache and self.outweighed_by_suppression(node):

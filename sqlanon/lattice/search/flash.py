@@ -144,7 +144,7 @@ class FlashStrategy(SearchStrategy):
                 # A node whose bound cannot beat the incumbent is skipped with all its
                 # generalizations (their bounds are at least as large): ARX's pruning by bounds. The level
                 # is sorted by bound key and the incumbent only improves, so the rest of the level is
-                # prunable too (CUP k=5 5%: 9,000 nodes looked at, 32 ms of Python, without this).
+                # prunable too (without this, a large lattice's walk looks at thousands of nodes in Python).
                 if problem.prunable(node):
                     break
                 # A node that suppresses too much to beat it starts no path; its generalizations start their

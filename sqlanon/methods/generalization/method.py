@@ -135,14 +135,15 @@ class GeneralizationMethod(AnonymizationMethod):
 
     def _unreachable_models(self) -> str | None:
         """The models that no class can ever meet, whatever the generalization: more distinct values required
-        (distinct/entropy/recursive l-diversity's l, p-sensitivity's p) than the sensitive attribute has."""
+        (``PrivacyCriterion.counts_distinct_values``: l-diversity's l, p-sensitivity's p) than the sensitive
+        attribute has."""
         sizes = {s["column"]: s["domain_size"] for s in self.data.fset.sensitive}
         found = []
         for criterion in self.criteria:
-            parameter = "p" if criterion.kind == "p_sensitivity" else "l"
-            needed = getattr(criterion, parameter, None)
-            name = criterion.attribute_name
-            if needed is not None and name in sizes and needed > sizes[name]:
+            if not criterion.counts_distinct_values:
+                continue
+            parameter, needed, name = criterion.report.parameter, criterion.limit(), criterion.attribute_name
+            if name in sizes and needed > sizes[name]:
                 found.append(f"attributes.{name}: {criterion.kind} needs {parameter}={needed} distinct values in "
                              f"every class, but {name!r} has only {sizes[name]} distinct values in the whole table")
         if not found:

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
+from ...criteria.registry import numeric_variants
 from ...errors import ConfigError, EngineError, InputError
 from ...evaluation import FrequencySet, rollup
 from ...evaluation.tuning import tuning_for
@@ -15,6 +16,7 @@ from ...hierarchy import LoadedHierarchy, load_hierarchy
 from ...hierarchy.loading import validate_hierarchy_values
 from ...identifiers import display_name, parse_spelled_name
 from ...lattice import Lattice
+from ...measures import column_types, numeric_kind
 from ...metrics import InformationLossMetric, MetricContext, metric_by_name
 
 if TYPE_CHECKING:
@@ -166,8 +168,7 @@ class Preparation:
     ) -> None:
         """The frequency set's joins drop a record whose value has no row at a hierarchy's level 0. The data is
         scanned for such values only then, one quasi-identifier at a time (a scan of the source per
-        quasi-identifier on every run cost FARS on PostgreSQL 0.34 s of its 0.35 s of validation), and the error
-        names them."""
+        quasi-identifier on every run was nearly all of the validation's time), and the error names them."""
         for h in hierarchies:
             validate_hierarchy_values(self.adapter, h, source, h.where)
         raise EngineError(  # pragma: no cover - every lost record is a value missing from a hierarchy
@@ -180,20 +181,14 @@ class Preparation:
         out = []
         for j, name in enumerate(cfg.sensitive_with_models):
             attr = cfg.attributes[name]
-            kinds = {m.kind for m in attr.models}
-            numeric = "k_e_anonymity" in kinds or any(
-                m.t_closeness is not None and m.t_closeness.distance == "ordered" for m in attr.models
-            )
+            numeric = any(m.criterion(j, name).needs_numeric_column() for m in attr.models)
             if numeric:
-                from ...audit import numeric_kind
-
-                type_name = str(self.adapter.run("audit_column_types.sql.j2", table=source, columns=[name])[0][0])
+                type_name = column_types(self.adapter, source, [name])[0]
                 if numeric_kind(type_name) is None:
                     # Decided by the declared type, not by whether today's values happen to cast: text
                     # order would rank '10' < '100' < '9' for the ordered distance.
                     raise InputError(
-                        f"attributes.{name}: (k,e)-anonymity and ordered t-closeness need a numeric column; "
-                        f"{name!r} is {type_name}"
+                        f"attributes.{name}: {numeric_variants()} need a numeric column; {name!r} is {type_name}"
                     )
             coded, height = None, 0
             if attr.hierarchy is not None:
@@ -210,9 +205,7 @@ class Preparation:
                     qis=cfg.quasi_identifiers, basic=basic, numeric=numeric, hierarchy=coded, height=height,
                 )
             except EngineError as exc:
-                raise InputError(
-                    f"attributes.{name}: (k,e)-anonymity and ordered t-closeness need a numeric column ({exc})"
-                ) from None
+                raise InputError(f"attributes.{name}: {numeric_variants()} need a numeric column ({exc})") from None
             size, roots, ordered_max, hierarchical_max = self.adapter.run(
                 "describe_sensitive_domain.sql.j2", domain=domain, height=height
             )[0]

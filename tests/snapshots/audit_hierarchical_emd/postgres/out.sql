@@ -4,7 +4,7 @@
 --   sum over internal nodes N of level(N)/(h-1) * min(pos_extra(N), neg_extra(N)),
 -- which equals 1/(h-1) * sum over the nodes N at levels 0..h-2 of max(extra(N), 0): every node below the top
 -- has exactly one parent, min(pos, neg) = pos_extra(N) - max(extra(N), 0), and summing level(N) times that
--- telescopes (proof in sqlanon/audit.py). Only nodes holding records of the class can have a positive extra,
+-- telescopes (proof in sqlanon/measures.py). Only nodes holding records of the class can have a positive extra,
 -- so no class x node grid is needed. NULL (no hierarchy row) stays NULL below the top: its own chain of
 -- nodes, joining the others at the top (SEMANTICS.md, extended match).
 -- extra(N) = P_N - Q_N, scaled by size * total: P_count * total - Q_count * size (an integer).

@@ -1,5 +1,5 @@
 -- audit_sensitive: measures of one sensitive attribute over the equivalence classes of an existing table
--- (sqlanon check; definitions in sqlanon/audit.py). Only one summary row leaves the database.
+-- (sqlanon check; definitions in sqlanon/measures.py). Only one summary row leaves the database.
 -- NULL is a value of its own: in the quasi-identifiers (GROUP BY, and window ORDER BY / PARTITION BY treat
 -- NULLs as peers) and in the sensitive attribute (one cell per distinct value, NULL included; count(DISTINCT)
 -- is never used). Counts stay integers (sums are HUGEINT / numeric); ratios are formed once, at the end.
