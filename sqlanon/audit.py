@@ -60,10 +60,13 @@ class CheckResult:
     suppression_limit: int | None = field(default=None)
     #: With a ``suppression_limit``: whether ``masked_rows`` is within it.
     within_suppression_limit: bool | None = field(default=None)
+    #: With a source table and key (microaggregation): SSE, SST and IL = 100 * SSE / SST, in total and per
+    #: quasi-identifier, of the table's values against the source's.
+    information_loss: dict[str, Any] | None = field(default=None)
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
-        for key in ("sensitive", "delta_presence"):
+        for key in ("sensitive", "delta_presence", "information_loss"):
             if data[key] is None:
                 del data[key]
         if self.masked_rows is None:  # without --masked-as-suppressed the report keeps its keys of before
@@ -146,6 +149,10 @@ def check(
     c: float | int | str | Fraction = DEFAULT_C,
     masked_as_suppressed: bool = False,
     suppression_limit: str | int | Fraction | None = None,
+    q: float | str | None = None,
+    source: str | None = None,
+    key: str | None = None,
+    standardize: str = "z_score",
 ) -> CheckResult:
     """Measure k-anonymity and the sensitive-attribute models of an existing table (NULL is a value).
 
@@ -153,6 +160,10 @@ def check(
     mask``, as ARX writes suppressed records) are suppressed records: they are left out of the classes and
     reported as ``masked_rows``, held to ``suppression_limit`` (a count, or a fraction of the rows) if given.
     An empty table is an input error: there is nothing to measure, and "k-anonymous" would be vacuous.
+
+    ``q`` adds, per sensitive attribute, the (k,p,q,r)-anonymity the table meets for that q (the largest p and
+    r; seed 004 Definition 7). ``source`` and ``key`` add the information loss of a microaggregated table
+    against its source, matched on ``key`` (``standardize``: the scale, as microaggregation's).
     """
     if not qis:
         raise ConfigError("--qi: give at least one quasi-identifier column")
@@ -164,6 +175,12 @@ def check(
             f"(got --suppression-limit {suppression_limit})"
         )
     limit_spec = parse_suppression_limit(suppression_limit)
+    q_value = _parse_q(q)
+    if (source is None) != (key is None):
+        raise ConfigError("--source and --key go together: the source table and the column that matches its rows "
+                          "to the checked table's")
+    if standardize not in ("z_score", "range", "none"):
+        raise ConfigError(f"--standardize: expected z_score, range or none (got {standardize!r})")
     attributes = list(dict.fromkeys(sensitive or []))
     hierarchy_paths = {name: Path(path) for name, path in (hierarchies or {}).items()}
     for name, path in hierarchy_paths.items():
@@ -178,6 +195,7 @@ def check(
     }
     spelled = parse_spelled_name(table)
     spelled_population = None if population is None else parse_spelled_name(population)
+    spelled_source = None if source is None else parse_spelled_name(source)
 
     with DatabaseSession(adapter_for_url(db, Path.cwd(), create=False)) as session:
         adapter = session.adapter
@@ -231,9 +249,16 @@ def check(
                                         lookup=lookups.get(name))
                 for name, type_name in zip(attributes, types, strict=True)
             }
+        if q_value is not None and measures is not None:
+            for name, type_name in zip(attributes, types, strict=True):
+                measures[name]["kpqr"] = _kpqr(adapter, parts, qis, name, q_value, numeric_kind(type_name))
         presence = None
         if population_parts is not None:
             presence = _presence(adapter, parts, population_parts, qis)
+        loss = None
+        if spelled_source is not None and key is not None:
+            loss = _information_loss(adapter, parts, adapter.resolve_relation(spelled_source).parts, key, qis,
+                                     standardize, columns)
 
     rows_, classes, smallest, largest = measured.rows, measured.classes, measured.smallest, measured.largest
     below, below_records, with_null = measured.below_k, measured.records_below_k, measured.rows_with_null
@@ -267,7 +292,53 @@ def check(
         masked_rows=masked,
         suppression_limit=limit,
         within_suppression_limit=within,
+        information_loss=loss,
     )
+
+
+def _parse_q(q: float | str | None) -> Fraction | None:
+    if q is None:
+        return None
+    try:
+        value = Fraction(str(q))
+    except (ValueError, ZeroDivisionError):
+        raise ConfigError(f"--q: expected a fraction in (0, 1] (got {q!r})") from None
+    if not 0 < value <= 1:
+        raise ConfigError(f"--q: expected a fraction in (0, 1] (got {q})")
+    return value
+
+
+def _kpqr(adapter: EngineAdapter, table: tuple[str, ...], qis: list[str], column: str, q: Fraction,
+          numeric: str | None) -> dict[str, Any]:
+    """The (k,p,q,r)-anonymity a table meets for q: the classes holding a rare value, the fewest distinct values
+    among them (the largest p) and their smallest variance ratio (the largest r; a numeric column only)."""
+    _, rare, fewest, ratio = adapter.run("audit_kpqr.sql.j2", table=table, qis=qis, column=column,
+                                         num=q.numerator, den=q.denominator, numeric=numeric is not None)[0]
+    return {"q": float(q), "classes_with_rare_values": int(rare), "p": None if fewest is None else int(fewest),
+            "r": None if ratio is None else float(ratio)}
+
+
+def _information_loss(adapter: EngineAdapter, table: tuple[str, ...], source: tuple[str, ...], key: str,
+                      qis: list[str], scale: str, columns: list[str]) -> dict[str, Any]:
+    try:
+        source_columns = adapter.column_names(source)
+    except Exception:
+        raise InputError(f"--source: table {display_name(source)} not found in {adapter.display_url}") from None
+    for where, have in (("--table", columns), ("--source", source_columns)):
+        missing = [c for c in [key, *qis] if c not in have]
+        if missing:
+            raise ConfigError(f"--key/--qi: no column {', '.join(repr(m) for m in missing)} in the {where} table")
+    not_numeric = [q for q, t in zip(qis, column_types(adapter, source, qis), strict=True) if numeric_kind(t) is None]
+    if not_numeric:
+        raise ConfigError(f"--source: the information loss compares numbers; {', '.join(not_numeric)} are not "
+                          f"numeric in {display_name(source)}")
+    row = adapter.run("audit_information_loss.sql.j2", table=table, source=source, key=key, qis=qis, scale=scale)[0]
+    by = {q: {"sse": float(row[1 + 2 * j]), "sst": float(row[2 + 2 * j])} for j, q in enumerate(qis)}
+    for v in by.values():
+        v["information_loss"] = 100 * v["sse"] / v["sst"] if v["sst"] else 0.0
+    sse, sst = sum(v["sse"] for v in by.values()), sum(v["sst"] for v in by.values())
+    return {"source": display_name(source), "key": key, "standardize": scale, "matched_rows": int(row[0]),
+            "sse": sse, "sst": sst, "information_loss": 100 * sse / sst if sst else 0.0, "by_attribute": by}
 
 
 def _check_population(adapter: EngineAdapter, population: tuple[str, ...], qis: list[str]) -> None:
@@ -364,6 +435,18 @@ def format_report(result: CheckResult) -> list[str]:
         lines.append(f"    t-closeness: equal distance t = {num(m['t_equal'])}; ordered distance t = {ordered}; "
                      f"hierarchical distance t = {hierarchical}")
         lines.append(f"    (k,e)-anonymity: e = {'n/a (not numeric)' if m['e'] is None else num(m['e'])}")
+        if "kpqr" in m:
+            kp = m["kpqr"]
+            r = "n/a (not numeric)" if kp["r"] is None and kp["p"] is not None else num(kp["r"])
+            lines.append(f"    (k,p,q,r)-anonymity with q = {num(kp['q'])}: {kp['classes_with_rare_values']} classes "
+                         f"hold a rare value" + ("" if kp["p"] is None else f"; p = {kp['p']}, r = {r}"))
+    il = result.information_loss
+    if il is not None:
+        lines.append(f"  information loss against {il['source']} ({il['matched_rows']} rows matched on {il['key']}, "
+                     f"{il['standardize']}): IL = {num(il['information_loss'])} (SSE {num(il['sse'])} / "
+                     f"SST {num(il['sst'])})")
+        lines.append("    by attribute: " + ", ".join(f"{q} = {num(v['information_loss'])}"
+                                                   for q, v in il["by_attribute"].items()))
     d = result.delta_presence
     if d is not None:
         if d["delta_min"] is None:

@@ -321,10 +321,19 @@ def _summary(result: Any, base_dir: Path | None = None, schema: str | None = Non
 @click.option("--suppression-limit", metavar="N|FRACTION",
               help="With --masked-as-suppressed: the most masked rows allowed, a count (10) or a fraction of the "
                    "rows (0.05, floored); exit 3 above it.")
+@click.option("--q", "q", metavar="FRACTION",
+              help="With --sensitive: the (k,p,q,r)-anonymity the table meets for this q (seed 004): the largest p "
+                   "and r of the classes holding a value fewer than q * rows records hold.")
+@click.option("--source", metavar="TABLE",
+              help="The table the checked one was made from (microaggregation): its information loss SSE / SST "
+                   "against it, rows matched on --key.")
+@click.option("--key", metavar="COLUMN", help="With --source: the column matching the two tables' rows.")
+@click.option("--standardize", type=click.Choice(["z_score", "range", "none"]), default="z_score",
+              show_default=True, help="With --source: the scale of the information loss, as microaggregation's.")
 @click.option("--json", "as_json", is_flag=True, help="Print exactly one JSON object on stdout.")
 def check(db: str, table: str, qi: str, k: int | None, sensitive: str | None, hierarchy: tuple[str, ...],
           population: str | None, c: float, masked_as_suppressed: bool, suppression_limit: str | None,
-          as_json: bool) -> None:
+          q: str | None, source: str | None, key: str | None, standardize: str, as_json: bool) -> None:
     """Measure k-anonymity and attribute disclosure of an existing table, in SQL.
 
     NULL is a value of its own, in quasi-identifiers and sensitive attributes.
@@ -353,6 +362,8 @@ def check(db: str, table: str, qi: str, k: int | None, sensitive: str | None, hi
       sqlanon check --db duckdb:///study.duckdb --table study --qi age,zip --population census
       sqlanon check --db duckdb:///wh.duckdb --table adult_k5 --qi age,zip --k 5 \\
           --masked-as-suppressed --suppression-limit 0.05
+      sqlanon check --db duckdb:///tax.duckdb --table incomes_k5 --qi income,tax,age --k 5 \\
+          --sensitive benefit --q 0.2 --source incomes --key id
     """
     from .api import check as run
     from .audit import format_report, parse_hierarchy_specs
@@ -363,7 +374,8 @@ def check(db: str, table: str, qi: str, k: int | None, sensitive: str | None, hi
             raise ConfigError("--sensitive: give at least one column name")
         result = run(db, table, [q.strip() for q in qi.split(",") if q.strip()], k,
                      sensitive=attributes, hierarchies=parse_hierarchy_specs(hierarchy), population=population, c=c,
-                     masked_as_suppressed=masked_as_suppressed, suppression_limit=suppression_limit)
+                     masked_as_suppressed=masked_as_suppressed, suppression_limit=suppression_limit, q=q,
+                     source=source, key=key, standardize=standardize)
         if as_json:
             click.echo(json.dumps(result.to_dict()))
         else:

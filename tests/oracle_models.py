@@ -258,12 +258,32 @@ class ModelOracle(Oracle):
             if not numbers:
                 return False
             return Fraction(max(numbers) - min(numbers)) >= exact(prm["e"])
+        if kind == "kpqr_anonymity":
+            return self.kpqr_verdict(values, a, prm)
         if kind == "t_closeness":
             distance = prm.get("distance", "equal")
             emd = {"equal": self.emd_equal, "ordered": self.emd_ordered,
                    "hierarchical": self.emd_hierarchical}[distance](values, a)
             return emd is None or emd <= exact(prm["t"])
         raise AssertionError(f"unknown model {kind}")
+
+    def kpqr_verdict(self, values: Sequence[Any], a: int, prm: Mapping[str, Any]) -> bool:
+        """(k,p,q,r), exactly: a class holding a value fewer than q n records of the table hold needs p distinct
+        values (NULL counts) and a population variance of at least r times the whole column's (NULLs left out)."""
+        column = self.columns[a]
+        table = Counter(column)
+        n = len(column)
+        if not any(table[v] < exact(prm["q"]) * n for v in set(values)):
+            return True
+
+        def variance(xs: Sequence[Any]) -> Fraction:
+            numbers = [Fraction(x) for x in xs if x is not None]
+            if not numbers:
+                return Fraction(0)
+            mean = sum(numbers) / len(numbers)
+            return sum((x - mean) ** 2 for x in numbers) / len(numbers)
+
+        return len(set(values)) >= prm["p"] and variance(values) >= exact(prm["r"]) * variance(column)
 
     def class_verdict(self, key: tuple, indices: Sequence[int], why: set[str] | None = None) -> bool | None:
         """True (kept), False (suppressed) or None (undecidable entropy); ``why`` collects what failed."""

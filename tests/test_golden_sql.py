@@ -523,7 +523,28 @@ CASES: dict[str, tuple[str, dict[str, Any]]] = {
     ),
     "audit_kpqr": (
         "audit_kpqr.sql.j2",
-        {"table": ("analytics", "census_k3"), "qis": ["AGI", WEIRD], "column": PERCENT, "num": 1, "den": 5},
+        {"table": ("analytics", "census_k3"), "qis": ["AGI", WEIRD], "column": PERCENT, "num": 1, "den": 5,
+         "numeric": True},
+    ),
+    "audit_kpqr_text": (
+        "audit_kpqr.sql.j2",
+        {"table": ("analytics", "census_k3"), "qis": ["AGI"], "column": WEIRD, "num": 1, "den": 5,
+         "numeric": False},
+    ),
+    "audit_information_loss": (
+        "audit_information_loss.sql.j2",
+        {"table": ("analytics", "census_k3"), "source": WEIRD_SOURCE, "key": "id", "qis": ["AGI", WEIRD],
+         "scale": "z_score"},
+    ),
+    "audit_information_loss_range": (
+        "audit_information_loss.sql.j2",
+        {"table": ("analytics", "census_k3"), "source": WEIRD_SOURCE, "key": "id", "qis": ["AGI"],
+         "scale": "range"},
+    ),
+    "audit_information_loss_none": (
+        "audit_information_loss.sql.j2",
+        {"table": ("analytics", "census_k3"), "source": WEIRD_SOURCE, "key": "id", "qis": ["AGI"],
+         "scale": "none"},
     ),
     "ma_standardize_records_range": (
         "methods/microaggregation/standardize_records.sql.j2",

@@ -47,10 +47,10 @@ SEARCH_METRICS = ("loss", "dm_star")
 #: Model kinds of test 2 (t-closeness once per distance; delta-presence is a privacy-level model).
 KINDS = (
     "distinct_l_diversity", "entropy_l_diversity", "recursive_cl_diversity", "t_equal", "t_ordered",
-    "t_hierarchical", "p_sensitivity", "alpha_k_anonymity", "k_e_anonymity", "delta_presence",
+    "t_hierarchical", "p_sensitivity", "alpha_k_anonymity", "k_e_anonymity", "kpqr_anonymity", "delta_presence",
 )
 SENSITIVE_KINDS = KINDS[:-1]
-NUMERIC_ONLY = {"t_ordered", "k_e_anonymity"}
+NUMERIC_ONLY = {"t_ordered", "k_e_anonymity", "kpqr_anonymity"}
 
 _names = itertools.count()
 
@@ -113,6 +113,9 @@ def model_for(draw: st.DrawFn, kind: str, distinct: int) -> Model:
         return Model("t_closeness", {"t": t, "distance": kind[2:]})
     if kind == "alpha_k_anonymity":
         return Model(kind, {"alpha": draw(st.sampled_from([0.25, 0.4, 0.5, 0.6, 0.75, 1, 1]))})
+    if kind == "kpqr_anonymity":
+        return Model(kind, {"p": draw(st.integers(1, nd + 1)), "q": draw(st.sampled_from([0.1, 0.2, 0.5, 1])),
+                            "r": draw(st.sampled_from([0, 0.1, 0.3, 0.5, 1]))})
     assert kind == "k_e_anonymity"
     return Model(kind, {"e": draw(st.sampled_from([0, 0, 1, 2.5, 7, 10, 14, 30]))})
 

@@ -40,9 +40,10 @@ def numeric_variants() -> str:
     """How messages name the models that need a numeric sensitive attribute.
 
     >>> numeric_variants()
-    '(k,e)-anonymity and ordered t-closeness'
+    '(k,e)-anonymity, (k,p,q,r)-anonymity and ordered t-closeness'
     """
-    return " and ".join(sorted(c.numeric_variant for c in ATTRIBUTE_MODELS.values() if c.numeric_variant))
+    names = sorted(c.numeric_variant for c in ATTRIBUTE_MODELS.values() if c.numeric_variant)
+    return " and ".join([", ".join(names[:-1]), names[-1]]) if len(names) > 1 else "".join(names)
 
 
 def hierarchy_readers() -> str:

@@ -15,8 +15,8 @@ import time
 from fractions import Fraction
 from typing import Any, ClassVar
 
-from ...audit import numeric_kind
 from ...errors import ConfigError, NoSolutionError
+from ...measures import numeric_kind
 from ..base import AnonymizationMethod, Outcome, ProgressCallback, Records, Release
 from . import kpqr, mdav
 from .config import MicroaggregationConfig
@@ -157,8 +157,9 @@ class MicroaggregationMethod(AnonymizationMethod):
         q = need.q if need.q is not None else Fraction(2)
         classes, rare_classes, fewest, smallest_ratio = self.adapter.run(
             "audit_kpqr.sql.j2", table=table, qis=self.config.quasi_identifiers, column=self.sensitive,
-            num=q.numerator, den=q.denominator)[0]
-        ok = rare_classes == 0 or (int(fewest) >= need.p and float(smallest_ratio) + 1e-12 >= float(need.r))
+            num=q.numerator, den=q.denominator, numeric=self.numeric_sensitive)[0]
+        ok = rare_classes == 0 or (int(fewest) >= need.p
+                                   and (need.r == 0 or float(smallest_ratio) + 1e-12 >= float(need.r)))
         kinds = [m.kind for m in self.config.attributes[self.sensitive].models]
         return {"models_verified": bool(ok), "models_checked": kinds,
                 "classes_failing_models": 0 if ok else int(rare_classes),
