@@ -564,7 +564,7 @@ CASES: dict[str, tuple[str, dict[str, Any]]] = {
     "ma_split_parts": ("methods/microaggregation/split_parts.sql.j2", {"table": f"{PREFIX}mz", "d": 2, "limit": 1000}),
     "ma_group_round": (
         "methods/microaggregation/group_round.sql.j2",
-        {"table": f"{PREFIX}mz", "k": 5, "d": 2, "stride": 540, "offset": 9},
+        {"table": f"{PREFIX}mz", "k": 5, "d": 2, "base": 0, "stride": 540, "offset": 9},
     ),
     "ma_measure_information_loss": (
         "methods/microaggregation/measure_information_loss.sql.j2", {"table": f"{PREFIX}mz", "d": 2},

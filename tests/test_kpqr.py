@@ -7,10 +7,14 @@ from __future__ import annotations
 import csv
 import json
 import random
+import secrets
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import sqlanon
 from sqlanon import run
@@ -165,3 +169,54 @@ def test_check_errors(census_l: Engine, args: list[str], fragments: tuple[str, .
     assert result.exit_code == 2, result.output
     for fragment in fragments:
         assert fragment in result.stderr, result.stderr
+
+
+# -- the measure against an oracle ---------------------------------------------------------------------------
+
+
+def _oracle(rows: list[tuple[str, int | None]], q: Fraction) -> tuple[int, int | None, float | None]:
+    """(classes holding a rare value, their fewest distinct values, their smallest variance ratio)."""
+    from collections import Counter, defaultdict
+
+    table = Counter(v for _, v in rows)
+    n = len(rows)
+    classes: dict[str, list[int | None]] = defaultdict(list)
+    for g, v in rows:
+        classes[g].append(v)
+
+    def var(xs: list[int | None]) -> Fraction:
+        nums = [Fraction(x) for x in xs if x is not None]
+        if not nums:
+            return Fraction(0)
+        mean = sum(nums) / len(nums)
+        return sum((x - mean) ** 2 for x in nums) / len(nums)
+
+    whole = var([v for _, v in rows])
+    rare = [vs for vs in classes.values() if any(table[v] < q * n for v in vs)]
+    if not rare:
+        return 0, None, None
+    ratios = [var(vs) / whole if whole else Fraction(1) for vs in rare]
+    return len(rare), min(len(set(vs)) for vs in rare), float(min(ratios))
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=list(HealthCheck))
+@given(rows=st.lists(st.tuples(st.sampled_from(["a", "b", "c", "d"]), st.none() | st.integers(0, 6)),
+                     min_size=1, max_size=30),
+       q=st.sampled_from([Fraction(1, 10), Fraction(1, 5), Fraction(1, 2), Fraction(1)]))
+def test_the_kpqr_measure_equals_the_oracle(engine: Engine, rows: list[tuple[str, int | None]], q: Fraction) -> None:
+    from sqlanon.engines import adapter_for_url
+
+    table = f"m{secrets.token_hex(4)}"
+    engine.create_table(table, {"g": "VARCHAR", "L": "INTEGER"}, rows)
+    adapter = adapter_for_url(engine.url)
+    adapter.connect()
+    try:
+        _, rare, fewest, ratio = adapter.run("audit_kpqr.sql.j2", table=(table,), qis=["g"], column="L",
+                                             num=q.numerator, den=q.denominator, numeric=True)[0]
+    finally:
+        adapter.close()
+    expected = _oracle(rows, q)
+    assert (int(rare), None if fewest is None else int(fewest)) == expected[:2]
+    assert (ratio is None) == (expected[2] is None)
+    if ratio is not None:
+        assert abs(float(ratio) - expected[2]) <= 1e-9 * max(1.0, expected[2])

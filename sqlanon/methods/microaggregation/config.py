@@ -18,6 +18,9 @@ class MicroaggregationSettings(_Strict):
     #: Exact MDAV runs on parts of at most this many records; a larger table is first split at medians of its
     #: widest attribute, part by part, and MDAV runs in every part at once (statements do not grow with rows).
     partition_size: int = Field(default=10_000, ge=2)
+    #: On a table larger than the partition size, rounds of exact MDAV over the whole table before the splits:
+    #: they group its outliers as exact MDAV does (on skewed data a few groups of outliers hold most of the loss).
+    global_rounds: int = Field(default=100, ge=0)
     #: Seed of the (k,p,q,r) heuristic's random choice of a first record (in [-1, 1], as output.seed).
     seed: float = Field(default=0.0, ge=-1, le=1)
 

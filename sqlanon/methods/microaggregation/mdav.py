@@ -61,13 +61,30 @@ def split(adapter: EngineAdapter, table: str, d: int, limit: int) -> tuple[dict[
 
 
 def group(adapter: EngineAdapter, table: str, *, k: int, d: int, limit: int, suppressed: int,
-          progress: Callable[[int, int], None] | None = None) -> Grouping:
-    """Group every record of ``table`` not yet grouped (``grp`` NULL) by MDAV, part by part."""
-    parts, split_rounds = split(adapter, table, d, limit)
-    rounds = max((rounds_needed(n, k) for n in parts.values()), default=0)
-    stride = 3 * rounds
-    for r in range(rounds):
-        adapter.run(TEMPLATES + "group_round.sql.j2", table=table, k=k, d=d, stride=stride, offset=3 * r)
+          global_rounds: int = 0, progress: Callable[[int, int], None] | None = None) -> Grouping:
+    """Group every record of ``table`` not yet grouped (``grp`` NULL) by MDAV, part by part.
+
+    A table larger than ``limit`` first gets up to ``global_rounds`` rounds of exact MDAV over all its records
+    (each pattern of NULLs one part): they group the records farthest from the centroid, the outliers that
+    dominate the loss of skewed data, as exact MDAV does, before median splits could separate them."""
+    parts, _ = describe_parts(adapter, table)
+    first = 0
+    if parts and max(parts.values()) > limit:
+        # Never so many that a part has fewer than 3k records left: its last round would end it.
+        first = min(global_rounds, max(0, (min(parts.values()) - 3 * k) // (2 * k)))
+    base = 0
+    for r in range(first):
+        adapter.run(TEMPLATES + "group_round.sql.j2", table=table, k=k, d=d, base=0, stride=3 * first,
+                    offset=3 * r)
         if progress is not None:
-            progress(r + 1, rounds)
-    return Grouping(parts=len(parts), rounds=rounds, split_rounds=split_rounds, suppressed=suppressed)
+            progress(r + 1, first + 1)
+    if first:
+        base = (max(parts) + 1) * 3 * first  # group ids above every one of the global rounds
+    parts, split_rounds = split(adapter, table, d, limit)
+    later = max((rounds_needed(n, k) for n in parts.values()), default=0)
+    for r in range(later):
+        adapter.run(TEMPLATES + "group_round.sql.j2", table=table, k=k, d=d, base=base, stride=3 * later,
+                    offset=3 * r)
+        if progress is not None:
+            progress(first + r + 1, first + later)
+    return Grouping(parts=len(parts), rounds=first + later, split_rounds=split_rounds, suppressed=suppressed)

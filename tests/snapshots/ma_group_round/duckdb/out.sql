@@ -2,7 +2,7 @@
 -- vector zv (standardize_records adds it on DuckDB; the root of the squared distance orders records the same),
 -- the farthest records by arg_max over (distance, -row id) and the k nearest by min_by(row id, (distance,
 -- row id), k): hash aggregates with a top-k, where the common template's windows sort every part's records.
--- context: table (the standardized records), k, d, stride, offset
+-- context: table (the standardized records), k, d, base, stride, offset
 -- columns: none
 UPDATE "sqlanon_0a1b2c3d_mz" SET grp = g.grp
 FROM (
@@ -36,11 +36,11 @@ FROM (
     FROM rem JOIN c ON c.part = rem.part
     WHERE c.n < ? AND rem.rid NOT IN (SELECT rid FROM g1)
   )
-  SELECT rid, part * ? + ? AS grp FROM g1
+  SELECT rid, ? + part * ? + ? AS grp FROM g1
   UNION ALL
-  SELECT rid, part * ? + ? FROM g2
+  SELECT rid, ? + part * ? + ? FROM g2
   UNION ALL
-  SELECT rid, part * ? + ? FROM rest
+  SELECT rid, ? + part * ? + ? FROM rest
 ) AS g
 WHERE "sqlanon_0a1b2c3d_mz".rid = g.rid
--- bind parameters: [10, 15, 15, 540, 9, 540, 10, 540, 11]
+-- bind parameters: [10, 15, 15, 0, 540, 9, 0, 540, 10, 0, 540, 11]

@@ -2,8 +2,8 @@
 -- centroid c of those records; r, the record farthest from c (n >= 2k); s, the record farthest from r
 -- (n >= 3k). Groups: g1, the k records nearest to r (r itself included); g2, the k records nearest to s among
 -- those not in g1 (n >= 3k); the rest of a part with n < 3k (after g1 where n >= 2k). Every tie goes to the
--- lower row id. A group's id is part * stride + offset + 0, 1 or 2.
--- context: table (the standardized records), k, d, stride, offset
+-- lower row id. A group's id is base + part * stride + offset + 0, 1 or 2.
+-- context: table (the standardized records), k, d, base, stride, offset
 -- columns: none
 UPDATE "sqlanon_0a1b2c3d_mz" SET grp = g.grp
 FROM (
@@ -40,11 +40,11 @@ FROM (
     FROM rem JOIN c ON c.part = rem.part
     WHERE c.n < %s AND NOT EXISTS (SELECT 1 FROM g1 WHERE g1.rid = rem.rid)
   )
-  SELECT rid, part * %s + %s AS grp FROM g1
+  SELECT rid, %s + part * %s + %s AS grp FROM g1
   UNION ALL
-  SELECT rid, part * %s + %s FROM g2
+  SELECT rid, %s + part * %s + %s FROM g2
   UNION ALL
-  SELECT rid, part * %s + %s FROM rest
+  SELECT rid, %s + part * %s + %s FROM rest
 ) AS g
 WHERE "sqlanon_0a1b2c3d_mz".rid = g.rid
--- bind parameters: [10, 15, 5, 5, 15, 540, 9, 540, 10, 540, 11]
+-- bind parameters: [10, 15, 5, 5, 15, 0, 540, 9, 0, 540, 10, 0, 540, 11]

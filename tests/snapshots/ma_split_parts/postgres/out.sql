@@ -1,15 +1,16 @@
 -- split_parts: one round of the partitioning that precedes MDAV on large tables: every part of more than
--- `limit` records is split at the median of its widest attribute (largest max - min on the standardized
--- scale; the first such attribute on ties) into its lower floor(n/2) records and the rest (by value, then row
--- id), all parts in one statement; parts are then numbered 0, 1, ... again.
+-- `limit` records is split at the median of its widest attribute (the largest variance on the standardized
+-- scale, the first such attribute on ties: on skewed data max - min picks the attribute of one outlier) into
+-- its lower floor(n/2) records and the rest (by value, then row id), all parts in one statement; parts are
+-- then numbered 0, 1, ... again.
 -- context: table (the standardized records), d (number of quasi-identifiers), limit
 -- columns: none
 UPDATE "sqlanon_0a1b2c3d_mz" AS t SET part = q.new_part
 FROM (
   WITH sizes AS (
     SELECT part, count(*) AS n
-         , coalesce(max(z0) - min(z0), -1) AS w0
-         , coalesce(max(z1) - min(z1), -1) AS w1
+         , coalesce(var_pop(z0), -1) AS w0
+         , coalesce(var_pop(z1), -1) AS w1
     FROM "sqlanon_0a1b2c3d_mz" WHERE grp IS NULL GROUP BY part
   ), pick AS (
     SELECT part, n,
