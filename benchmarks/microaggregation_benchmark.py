@@ -45,7 +45,7 @@ def config(url: str | None, table: str | None, qis: list[str], others: list[str]
         "attributes": {**{q: {"role": "quasi_identifier"} for q in qis},
                        **{c: {"role": "insensitive"} for c in others}},
         "privacy": {"k": k},
-        "microaggregation": {"partition_size": partition},
+        "microaggregation": {"partition_size": partition, "part_size": partition},
         "history": {"enabled": False},
     }
 

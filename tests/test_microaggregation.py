@@ -182,7 +182,7 @@ def test_partitioned_mdav_groups_every_record_with_a_bounded_number_of_rounds(en
                               "c": "DOUBLE PRECISION"}, rows)
     exact = anonymize(engine, tmp_path, config(engine.url, "p", ["a", "b", "c"], 4))
     parted = anonymize(engine, tmp_path, config(engine.url, "p", ["a", "b", "c"], 4,
-                                                microaggregation={"partition_size": 60, "global_rounds": 0}),
+                                                microaggregation={"partition_size": 60, "part_size": 60, "global_rounds": 0}),
                        "p.yaml")
     assert parted.verified is True and parted.parts >= 8 and parted.strategy == "mdav (partitioned)"
     assert 4 <= parted.smallest_group and parted.largest_group <= 7
@@ -192,7 +192,7 @@ def test_partitioned_mdav_groups_every_record_with_a_bounded_number_of_rounds(en
         1.5 * exact.metrics["information_loss"]
     # Global rounds first: exact MDAV's first 10 rounds over the whole table, then the parts.
     first = anonymize(engine, tmp_path, config(engine.url, "p", ["a", "b", "c"], 4,
-                                               microaggregation={"partition_size": 60, "global_rounds": 10}),
+                                               microaggregation={"partition_size": 60, "part_size": 60, "global_rounds": 10}),
                       "g.yaml")
     assert first.verified is True and 4 <= first.smallest_group and first.largest_group <= 7
     assert first.rounds > 10 and first.parts >= 8
@@ -290,6 +290,8 @@ def test_a_text_quasi_identifier_is_refused_with_a_hint(engine: Engine, tmp_path
     ({"output": {"suppressed_rows": "mask"}}, ("output.suppressed_rows", "keeps numeric")),
     ({"microaggregation": {"standardize": "log"}}, ("microaggregation.standardize",)),
     ({"microaggregation": {"partition": 5}}, ("microaggregation.partition", "unknown key")),
+    ({"microaggregation": {"partition_size": 500, "part_size": 800}}, ("microaggregation.part_size",
+                                                                        "exceeds partition_size")),
     ({"method": "clustering"}, ("method: unknown method 'clustering'", "generalization, microaggregation")),
 ])
 def test_config_errors(engine: Engine, tmp_path: Path, change: dict[str, Any], fragments: tuple[str, ...]) -> None:
@@ -333,3 +335,4 @@ def test_validate_reports_the_method(engine: Engine, tmp_path: Path) -> None:
 def test_config_parses_without_a_database() -> None:
     cfg = parse_config(config("duckdb:///:memory:", "e", ["q0"], 3))
     assert cfg.method == "microaggregation" and cfg.microaggregation.partition_size == 10_000
+    assert cfg.microaggregation.part_size == 1_000 and cfg.microaggregation.global_rounds == 100

@@ -15,9 +15,11 @@ class MicroaggregationSettings(_Strict):
     #: Scale of each quasi-identifier before distances are taken: z_score (population standard deviation),
     #: range (min-max to [0, 1]) or none. The information loss is measured on the same scale.
     standardize: Literal["z_score", "range", "none"] = "z_score"
-    #: Exact MDAV runs on parts of at most this many records; a larger table is first split at medians of its
-    #: widest attribute, part by part, and MDAV runs in every part at once (statements do not grow with rows).
+    #: Exact MDAV runs on tables (and patterns of NULLs) of at most this many records. Past it, the records are
+    #: split at medians of their widest attribute, part by part, into parts of at most ``part_size`` records,
+    #: and MDAV runs in every part at once: the statements do not grow with the rows.
     partition_size: int = Field(default=10_000, ge=2)
+    part_size: int = Field(default=1_000, ge=2)
     #: On a table larger than the partition size, rounds of exact MDAV over the whole table before the splits:
     #: they group its outliers as exact MDAV does (on skewed data a few groups of outliers hold most of the loss).
     global_rounds: int = Field(default=100, ge=0)
@@ -44,6 +46,10 @@ class MicroaggregationConfig(AnonymizeConfig):
         if self.output.suppressed_rows == "mask":
             raise ValueError("output.suppressed_rows: mask writes '*' into quasi-identifiers, which microaggregation "
                              "keeps numeric; use remove (records that cannot be grouped are left out)")
+        settings = self.microaggregation
+        if settings.part_size > settings.partition_size:
+            raise ValueError(f"microaggregation.part_size: {settings.part_size} exceeds partition_size "
+                             f"{settings.partition_size} (tables up to partition_size are not split at all)")
         if self.privacy.delta_presence is not None:
             raise ValueError("privacy.delta_presence: not available with method microaggregation (its classes are "
                              "groups of means, which no population table shares)")

@@ -60,18 +60,18 @@ def split(adapter: EngineAdapter, table: str, d: int, limit: int) -> tuple[dict[
     return parts, rounds
 
 
-def group(adapter: EngineAdapter, table: str, *, k: int, d: int, limit: int, suppressed: int,
+def group(adapter: EngineAdapter, table: str, *, k: int, d: int, limit: int, part_size: int, suppressed: int,
           global_rounds: int = 0, progress: Callable[[int, int], None] | None = None) -> Grouping:
     """Group every record of ``table`` not yet grouped (``grp`` NULL) by MDAV, part by part.
 
-    A table larger than ``limit`` first gets up to ``global_rounds`` rounds of exact MDAV over all its records
-    (each pattern of NULLs one part): they group the records farthest from the centroid, the outliers that
-    dominate the loss of skewed data, as exact MDAV does, before median splits could separate them."""
+    Once a part (a pattern of NULLs) is larger than ``limit``, every part is split into parts of at most
+    ``part_size`` records, after up to ``global_rounds`` rounds of exact MDAV over all the records: they group the
+    records farthest from the centroid, the outliers that dominate the loss of skewed data, as exact MDAV does,
+    before median splits could separate them. (A round leaves a part at least k records or none, so every part
+    it leaves can still be split and grouped.)"""
     parts, _ = describe_parts(adapter, table)
-    first = 0
-    if parts and max(parts.values()) > limit:
-        # Never so many that a part has fewer than 3k records left: its last round would end it.
-        first = min(global_rounds, max(0, (min(parts.values()) - 3 * k) // (2 * k)))
+    large = bool(parts) and max(parts.values()) > limit
+    first = min(global_rounds, max(rounds_needed(n, k) for n in parts.values())) if large else 0
     base = 0
     for r in range(first):
         adapter.run(TEMPLATES + "group_round.sql.j2", table=table, k=k, d=d, base=0, stride=3 * first,
@@ -80,7 +80,7 @@ def group(adapter: EngineAdapter, table: str, *, k: int, d: int, limit: int, sup
             progress(r + 1, first + 1)
     if first:
         base = (max(parts) + 1) * 3 * first  # group ids above every one of the global rounds
-    parts, split_rounds = split(adapter, table, d, limit)
+    parts, split_rounds = split(adapter, table, d, part_size) if large else (parts, 0)
     later = max((rounds_needed(n, k) for n in parts.values()), default=0)
     for r in range(later):
         adapter.run(TEMPLATES + "group_round.sql.j2", table=table, k=k, d=d, base=base, stride=3 * later,

@@ -120,6 +120,7 @@ class MicroaggregationMethod(AnonymizationMethod):
         self.grouping = mdav.group(
             self.adapter, self.groups_table, k=cfg.privacy.k,
             d=len(cfg.quasi_identifiers), limit=max(cfg.microaggregation.partition_size, 2 * cfg.privacy.k),
+            part_size=max(cfg.microaggregation.part_size, 2 * cfg.privacy.k),
             suppressed=self.suppressed, global_rounds=cfg.microaggregation.global_rounds, progress=tick)
         self._measure()
         return self.strategy_name()
