@@ -93,15 +93,20 @@ def test_every_spelling_of_the_source_is_refused_by_apply(engine: Engine, tmp_pa
         assert checksum(engine, "people2") == before, name
 
 
+def table_on_the_search_path(engine: Engine, schema: str, table: str) -> None:
+    """PostgreSQL: ``schema.table`` with the test rows, and ``schema`` second on the database's search_path."""
+    engine.execute(f"CREATE SCHEMA {schema}")
+    engine.execute(f"CREATE TABLE {schema}.{table} (id INTEGER, age INTEGER, sex VARCHAR, name VARCHAR)")
+    engine.execute(f"INSERT INTO {schema}.{table} SELECT * FROM (VALUES " +
+                   ", ".join(f"({i}, {a}, '{s}', '{n}')" for i, a, s, n in ROWS) + ") AS v")
+    engine.execute(f'ALTER DATABASE "{catalog(engine)}" SET search_path = public, {schema}')
+
+
 def test_the_search_path_is_followed(engine: Engine, tmp_path: Path) -> None:
     """An unqualified source found through the search path is the same relation as its qualified name."""
     if engine.name == "duckdb":
         pytest.skip("DuckDB's default search path is the current schema only (covered by the spellings test)")
-    engine.execute("CREATE SCHEMA s2")
-    engine.execute("CREATE TABLE s2.only_there (id INTEGER, age INTEGER, sex VARCHAR, name VARCHAR)")
-    engine.execute("INSERT INTO s2.only_there SELECT * FROM (VALUES " +
-                   ", ".join(f"({i}, {a}, '{s}', '{n}')" for i, a, s, n in ROWS) + ") AS v")
-    engine.execute(f'ALTER DATABASE "{catalog(engine)}" SET search_path = public, s2')
+    table_on_the_search_path(engine, "s2", "only_there")
     before = checksum(engine, "s2.only_there")
     for n, name in enumerate(["s2.only_there", "S2.ONLY_THERE", f"{catalog(engine)}.s2.only_there"]):
         path = write_config(tmp_path / f"c{n}.yaml", config(engine.url, "only_there", name))
@@ -219,11 +224,7 @@ def test_apply_follows_the_search_path(engine: Engine, tmp_path: Path) -> None:
     """apply resolves --source and --output as anonymize does: through the search path on PostgreSQL."""
     if engine.name == "duckdb":
         pytest.skip("DuckDB's default search path is the current schema only (covered by the spellings test)")
-    engine.execute("CREATE SCHEMA s3")
-    engine.execute("CREATE TABLE s3.batch (id INTEGER, age INTEGER, sex VARCHAR, name VARCHAR)")
-    engine.execute("INSERT INTO s3.batch SELECT * FROM (VALUES " +
-                   ", ".join(f"({i}, {a}, '{s}', '{n}')" for i, a, s, n in ROWS) + ") AS v")
-    engine.execute(f'ALTER DATABASE "{catalog(engine)}" SET search_path = public, s3')
+    table_on_the_search_path(engine, "s3", "batch")
     engine.create_table("people3", COLUMNS, ROWS)
     saved = tmp_path / "t.json"
     first = invoke("anonymize", write_config(tmp_path / "c.yaml", config(engine.url, "people3", "p3_k2")),
