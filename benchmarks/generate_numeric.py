@@ -38,10 +38,10 @@ def select_sql(rows: int, seed: int, series: str) -> str:
     income = f"exp(10.3 + 0.8 * {_normal(0, seed)})"
     return f"""
 SELECT i AS id,
-       round({income}, 0) AS income,
-       round({income} * (0.12 + 0.04 * {_normal(1, seed)}), 0) AS tax,
-       round({income} * 0.07 * {_uniform(20, seed)}, 0) AS contrib,
-       round(exp(4 + 1.5 * {_normal(2, seed)}), 0) AS interest,
+       round({income}) AS income,
+       round({income} * (0.12 + 0.04 * {_normal(1, seed)})) AS tax,
+       round({income} * 0.07 * {_uniform(20, seed)}) AS contrib,
+       round(exp(4 + 1.5 * {_normal(2, seed)})) AS interest,
        floor(18 + 62 * {_uniform(21, seed)}) AS age,
        floor(1 + 5 * {_uniform(22, seed)} * {_uniform(23, seed)}) AS household,
        'r' || CAST(i % 50 AS VARCHAR) AS region

@@ -103,6 +103,8 @@ def main(argv: list[str] | None = None) -> int:
             path, url = None, pg.sqlanon_url
         else:
             raise SystemExit(f"--engines: unknown engine {engine!r} (duckdb, postgres)")
+        # Where the generator writes: the DuckDB file without the run's settings (the server's URL as it is).
+        plain = url.split("?")[0] if engine == "duckdb" else url
         if args.census:
             for k in (3, 5, 10):
                 db = url if engine == "postgres" else f"duckdb:///{args.workdir / 'census.duckdb'}"
@@ -118,7 +120,7 @@ def main(argv: list[str] | None = None) -> int:
             marker = args.workdir / f"{table}_s{args.seed}_{engine}.done"
             if engine == "postgres" or not marker.is_file():
                 print(f"generating {args.rows} rows on {engine} ...", file=sys.stderr)
-                generate(url.split("?")[0], table, args.rows, args.seed)
+                generate(plain, table, args.rows, args.seed)
                 marker.touch()
             others = [c for c in COLUMNS if c not in QIS]
             data = config(url, table, QIS, others, args.k, args.partition_size)
@@ -126,7 +128,7 @@ def main(argv: list[str] | None = None) -> int:
                                args.workdir / f"{table}_{engine}.yaml", data, args.runs))
             if args.sample:
                 sample = f"num_{args.sample}_sample"
-                generate(url.split("?")[0], sample, args.sample, args.seed)
+                generate(plain, sample, args.sample, args.seed)
                 for label, size in (("exact", args.sample), (f"parts of {args.partition_size}", args.partition_size)):
                     data = config(url, sample, QIS, others, args.k, size)
                     out.append(measure(f"{engine} {args.sample:,}-row sample, {label}",
