@@ -54,7 +54,8 @@ class NodeStats:
 
 
 class NodeEvaluator:
-    """Renders ``evaluate_node.sql.j2`` for a node, runs it, and caches the summary."""
+    """Renders a node's query (``evaluate_node_*.sql.j2``, one template per shape: ``template``), runs it, and
+    caches the summary."""
 
     def __init__(
         self, adapter: EngineAdapter, fset: FrequencySet, k: int, loss_weights: bool,
@@ -124,6 +125,18 @@ class NodeEvaluator:
             "grouping": grouping,
         }
 
+    def template(self, loss_weights: bool, sliced: bool = False) -> str:
+        """The template of the node query's shape: the judged query where models or a population judge the
+        classes, else a k-anonymity query, in parts where ``sliced``, with the Loss weights looked up per code
+        where there is a code weights table."""
+        if self.judged:
+            return "evaluate_node_judged.sql.j2"
+        if loss_weights and self.code_weights is not None:
+            return "evaluate_node_code_weights.sql.j2"
+        if sliced:
+            return "evaluate_node_sliced.sql.j2"
+        return "evaluate_node_k_anonymity.sql.j2"
+
     def _counted(self, loss_weights: bool) -> tuple[str, ...]:
         return CLASS_STATISTICS if loss_weights else self.class_statistics
 
@@ -157,7 +170,7 @@ class NodeEvaluator:
             # Rendering per node cost ~0.6 ms, a tenth of a node query on DuckDB; per grouping ~0.1 ms, 11 ms
             # of ADULT k=5 5% DM* on DuckDB (100 groupings).
             rendered, values = self.adapter.render(
-                "evaluate_node.sql.j2",
+                self.template(weights, sliced),
                 **self.context(markers, weights, grouped, generic=self.prepared, sliced=sliced, table=table,
                                grouping=None if self.judged else _KEY_MARKER),
             )
@@ -244,7 +257,7 @@ class NodeEvaluator:
         return self.stats_from_row(node, row, weights)
 
     def stats_from_row(self, node: Node, row: Sequence[Any], weights: bool) -> NodeStats:
-        """The summary in a row of ``evaluate_node.sql.j2`` rendered with ``context(node, weights)``."""
+        """The summary in a row of the node query (``template(weights)``) rendered with ``context(node, weights)``."""
         counted = self._counted(weights)
         counts = {name: int(row[i] or 0) for i, name in enumerate(counted, start=1)}
         rest = row[1 + len(counted):]

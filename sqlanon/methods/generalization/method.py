@@ -217,8 +217,8 @@ class GeneralizationMethod(AnonymizationMethod):
         self.adapter.run("build_verification_set.sql.j2", table=vfs, output=table, qis=self._levels(),
                          sensitive=list(self.data.fset.sensitive))
         context = {**self.evaluator.context(self.node, False), "table": vfs}
-        stats = self.evaluator.stats_from_row(self.node, self.adapter.run("evaluate_node.sql.j2", **context)[0],
-                                              False)
+        row = self.adapter.run(self.evaluator.template(False), **context)[0]
+        stats = self.evaluator.stats_from_row(self.node, row, False)
         # No written class may fail, in either mode. Masked rows ('*' in every QI) are no label of the chosen
         # levels, so they drop out of the verification set (verify_output counts them against the limit); only
         # where every chosen level has a '*' label (the top) do they form a class, and then it is a released one.
