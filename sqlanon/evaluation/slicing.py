@@ -2,7 +2,7 @@
 
 A k-anonymity check needs only to know whether a node suppresses more records than the limit. Classes below k
 inside any set of whole classes are suppressed records of the node, so once the parts checked so far suppress
-more than the limit the node is infeasible and the rest need not be read (``evaluate_node.sql.j2``, sliced).
+more than the limit the node is infeasible and the rest need not be read (``evaluate_node_sliced.sql.j2``).
 A part is a set of codes of coarse levels (the slicing), so it holds whole classes of every node at or below
 those levels. Where the lowest nodes suppress many times the limit, the probes low in the lattice stop after
 a part or two: CUP k=5 5% on PostgreSQL, the checks of a run 906 -> 410 ms (5 of 53 nodes above the slicing).

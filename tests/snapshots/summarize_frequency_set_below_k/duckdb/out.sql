@@ -5,7 +5,7 @@
 --          node does: whether sliced checks pay, slicing.py)
 -- columns: n, distinct rows, then per QI i and level j: sum(w{i}_{j}), count(DISTINCT q{i}_{j}) (NULL unless
 -- distinct), max(q{i}_{j}), min(q{i}_{j}); then, with k, the records of rows below k
--- (codes are positive: the largest bounds the digits of a packed class key, see evaluate_node.sql.j2; a level
+-- (codes are positive: the largest bounds the digits of a packed class key, see evaluate_node_k_anonymity.sql.j2; a level
 -- whose smallest and largest codes agree has a single code, and node queries leave it out of their grouping)
 -- Where count(DISTINCT) sorts its input (PostgreSQL), the distinct codes of QI i are counted over its distinct
 -- code combinations (a code at level j is a function of the code at level 0), which are few and found in one
