@@ -23,8 +23,7 @@ _KEY_MARKER = "\x1fK\x1f"
 #: A line of the template's comments: runs drop them, ``explain`` shows them.
 _COMMENT_LINE = re.compile(r"^[ \t]*--.*\n", re.MULTILINE)
 #: Largest frequency set whose model node queries run prepared with the levels as parameters: choosing a
-#: level's column with CASE costs per row (~2-3 ms on ADULT's 19,502 rows), the parsing it saves (~5-6 ms on
-#: DuckDB) is per query.
+#: level's column with CASE costs per row, the parsing it saves is per query.
 PREPARED_MAX_ROWS = 1_000_000
 
 
@@ -78,7 +77,7 @@ class NodeEvaluator:
         #: query is faster with its own plan: DuckDB hashes its columns' small code ranges perfectly).
         self.prepared = self.judged and self.tuning.PREPARED_NODE_QUERIES and fset.distinct <= PREPARED_MAX_ROWS
         #: What a feasibility check counts besides the suppressed records (everything with models). Loss reads
-        #: none of it: ADULT's feasibility checks on DuckDB 1.75 -> 1.40 ms, FARS 3.30 -> 2.85, CUP 4.64 -> 4.08.
+        #: none of it, and each statistic left out makes its checks cheaper.
         self.class_statistics = CLASS_STATISTICS if self.judged else tuple(
             c for c in CLASS_STATISTICS if c in class_statistics)
         #: The table of each code's Loss weight, for the k-anonymity query's weights (models sum their own).
@@ -153,7 +152,7 @@ class NodeEvaluator:
 
     def sql(self, node: Node, loss_weights: bool | None = None, comments: bool = True) -> tuple[str, list[object]]:
         """The node's query and bind parameters; without the template's comments (``comments=False``) as runs
-        send it: DuckDB parses ~25 lines of them in ~0.07 ms, 7% of a k-only query on ADULT."""
+        send it: parsing the comment lines is a measurable share of a small k-only query on DuckDB."""
         weights = self.loss_weights if loss_weights is None else loss_weights
         return self._query(node, weights, comments, *self._table(node, weights))
 
@@ -167,8 +166,7 @@ class NodeEvaluator:
             # Nodes differ only in the level suffixes of column names and in the QIs their k-anonymity query
             # groups by, so Jinja renders the query once per shape (a marker per QI, and one for the class
             # key) and the class key once per grouping (``_class_key``); each node substitutes its levels.
-            # Rendering per node cost ~0.6 ms, a tenth of a node query on DuckDB; per grouping ~0.1 ms, 11 ms
-            # of ADULT k=5 5% DM* on DuckDB (100 groupings).
+            # Rendering per node cost a tenth of a node query on DuckDB.
             rendered, values = self.adapter.render(
                 self.template(weights, sliced),
                 **self.context(markers, weights, grouped, generic=self.prepared, sliced=sliced, table=table,
@@ -214,7 +212,7 @@ class NodeEvaluator:
 
     def _grouped(self, node: Node) -> tuple[bool, ...]:
         """Which QIs the node's classes are grouped by: a level with a single code in the data (a top
-        level, say) splits no class, and each grouping column costs PostgreSQL ~10% of a CUP node query.
+        level, say) splits no class, and each grouping column costs PostgreSQL per row of a node query.
         Only the k-anonymity query leaves columns out (the privacy models join classes on every key).
         When every level is constant all columns stay: a GROUP BY needs one, and it gives the single class
         (or none, for an empty frequency set, where no level has a single code anyway)."""
