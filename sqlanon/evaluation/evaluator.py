@@ -242,6 +242,7 @@ class NodeEvaluator:
         return self._run(node, True)
 
     def _run(self, node: Node, weights: bool) -> NodeStats:
+        """The node's query run on the engine, uncached (the name tests and benchmarks/profile_run.py hook)."""
         table, sliced = self._table(node, weights)
         if table == self.fset.codes_table and self.fset.codes_pending is not None:
             self.fset.codes_pending.make(self.adapter, table)
