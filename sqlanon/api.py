@@ -21,7 +21,7 @@ from .methods import DEFAULT as DEFAULT_METHOD
 from .methods import PACKAGES, method_class
 from .methods.base import AnonymizationMethod, ProgressCallback
 from .result import AnonymizationResult
-from .run import execute
+from .run import perform_run
 from .session import Session
 
 __all__ = ["AnonymizationResult", "CheckResult", "anonymize", "apply", "check", "explain", "validate"]
@@ -50,8 +50,8 @@ def anonymize(
     the history schema unless ``history.enabled`` is false. Raises ConfigError/InputError (exit 2),
     NoSolutionError (exit 3), EngineError (exit 1).
     """
-    return execute(_as_config(config), db=db, dry_run=dry_run, progress=progress, reports=_paths(report),
-                   command="anonymize")
+    return perform_run(_as_config(config), db=db, dry_run=dry_run, progress=progress, reports=_paths(report),
+                       command="anonymize")
 
 
 def _paths(report: str | Path | Sequence[str | Path] | None) -> list[Path]:
@@ -95,8 +95,8 @@ def apply(
     else:
         document, where = _document_from_file(transformation)
     cfg = _config_from_document(document, where, source=source, output=output, if_exists=if_exists, db=db)
-    return execute(cfg, db=db, dry_run=dry_run, progress=progress, reports=_paths(report), command="apply",
-                   plan=document["transformation"], on_violation=on_violation)
+    return perform_run(cfg, db=db, dry_run=dry_run, progress=progress, reports=_paths(report), command="apply",
+                       plan=document["transformation"], on_violation=on_violation)
 
 
 def _document_from_run(db: str | Any, run: str, schema: str) -> dict[str, Any]:

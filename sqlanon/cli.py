@@ -48,7 +48,9 @@ def _stdout_gone() -> None:
     sys.exit(EXIT_BROKEN_PIPE)
 
 
-def _run(as_json: bool, action: Callable[[], Any]) -> None:
+def _handle_errors(as_json: bool, action: Callable[[], Any]) -> None:
+    """Call a command's action and turn what it raises into the command's message and exit code (the JSON error
+    object with ``--json``): every command runs its work through this."""
     try:
         action()
     except BrokenPipeError:
@@ -136,7 +138,7 @@ def anonymize(config: Path, db: str | None, dry_run: bool, reports: tuple[Path, 
       sqlanon anonymize adult.yaml --db postgresql+psycopg://me@db/warehouse --json
       sqlanon anonymize adult.yaml --dry-run --save-transformation adult-transformation.json
     """
-    from .api import anonymize as run
+    from . import api
     from .config import load_config
 
     def action() -> None:
@@ -151,7 +153,7 @@ def anonymize(config: Path, db: str | None, dry_run: bool, reports: tuple[Path, 
             check_writable_file(_json_path(save_transformation), "--save-transformation")
         progress = _progress(not (as_json or quiet))
         try:
-            result = run(cfg, db=db, dry_run=dry_run, progress=progress, report=list(reports))
+            result = api.anonymize(cfg, db=db, dry_run=dry_run, progress=progress, report=list(reports))
         finally:
             if progress is not None:
                 progress.end()
@@ -160,7 +162,7 @@ def anonymize(config: Path, db: str | None, dry_run: bool, reports: tuple[Path, 
         # A relative DuckDB path in the config is relative to the config's folder; one given with --db, to here.
         _finish(result, as_json, dry_run, Path.cwd() if db else cfg.base_dir, cfg.history.schema)
 
-    _run(as_json, action)
+    _handle_errors(as_json, action)
 
 
 def _json_path(path: Path) -> Path:
@@ -216,20 +218,20 @@ def apply(run_id: str | None, transformation: Path | None, source: str, output: 
       sqlanon apply --transformation patients-k5.json --source staging.batch --output published.batch \\
           --db postgresql+psycopg://etl@db/warehouse --if-exists replace --on-violation search
     """
-    from .api import apply as run
+    from . import api
 
     def action() -> None:
         progress = _progress(not (as_json or quiet))
         try:
-            result = run(transformation, run=run_id, source=source, output=output, db=db, if_exists=if_exists,
-                         on_violation=on_violation, dry_run=dry_run, history_schema=schema, progress=progress,
-                         report=list(reports))
+            result = api.apply(transformation, run=run_id, source=source, output=output, db=db,
+                               if_exists=if_exists, on_violation=on_violation, dry_run=dry_run,
+                               history_schema=schema, progress=progress, report=list(reports))
         finally:
             if progress is not None:
                 progress.end()
         _finish(result, as_json, dry_run, *_apply_recorded_in(transformation, db, schema))
 
-    _run(as_json, action)
+    _handle_errors(as_json, action)
 
 
 def _apply_recorded_in(transformation: Path | None, db: str | None,
@@ -365,17 +367,17 @@ def check(db: str, table: str, qi: str, k: int | None, sensitive: str | None, hi
       sqlanon check --db duckdb:///tax.duckdb --table incomes_k5 --qi income,tax,age --k 5 \\
           --sensitive benefit --q 0.2 --source incomes --key id
     """
-    from .api import check as run
+    from . import api
     from .audit import format_report, parse_hierarchy_specs
 
     def action() -> None:
         attributes = [s.strip() for s in (sensitive or "").split(",") if s.strip()]
         if sensitive is not None and not attributes:
             raise ConfigError("--sensitive: give at least one column name")
-        result = run(db, table, [q.strip() for q in qi.split(",") if q.strip()], k,
-                     sensitive=attributes, hierarchies=parse_hierarchy_specs(hierarchy), population=population, c=c,
-                     masked_as_suppressed=masked_as_suppressed, suppression_limit=suppression_limit, q=q,
-                     source=source, key=key, standardize=standardize)
+        result = api.check(db, table, [q.strip() for q in qi.split(",") if q.strip()], k,
+                           sensitive=attributes, hierarchies=parse_hierarchy_specs(hierarchy), population=population,
+                           c=c, masked_as_suppressed=masked_as_suppressed, suppression_limit=suppression_limit, q=q,
+                           source=source, key=key, standardize=standardize)
         if as_json:
             click.echo(json.dumps(result.to_dict()))
         else:
@@ -397,7 +399,7 @@ def check(db: str, table: str, qi: str, k: int | None, sensitive: str | None, hi
         if not result.passed:
             sys.exit(3)
 
-    _run(as_json, action)
+    _handle_errors(as_json, action)
 
 
 @main.command()
@@ -411,10 +413,10 @@ def validate(config: Path, db: str | None, as_json: bool) -> None:
     Example:
       sqlanon validate configs/patients.yaml
     """
-    from .api import validate as run
+    from . import api
 
     def action() -> None:
-        info = run(config, db=db)
+        info = api.validate(config, db=db)
         if as_json:
             click.echo(json.dumps(info))
         else:
@@ -430,7 +432,7 @@ def validate(config: Path, db: str | None, as_json: bool) -> None:
             else:
                 click.echo(f"anonymize would refuse this lattice: {plan['refusal']}")
 
-    _run(as_json, action)
+    _handle_errors(as_json, action)
 
 
 def _parse_node(text: str | None) -> dict[str, int] | None:
@@ -460,9 +462,9 @@ def explain(config: Path, node: str | None, db: str | None) -> None:
     Example:
       sqlanon explain configs/patients.yaml --node age=2,zip=1
     """
-    from .api import explain as run
+    from . import api
 
-    _run(False, lambda: click.echo(run(config, node=_parse_node(node), db=db)))
+    _handle_errors(False, lambda: click.echo(api.explain(config, node=_parse_node(node), db=db)))
 
 
 @main.command()
@@ -499,10 +501,10 @@ def demo(path: Path, rows: int, k: int, as_json: bool) -> None:
         click.echo(f"check it: sqlanon check --db {url} --table patients_k{k} "
                    f"--qi age,zip,sex,admitted --k {k}")
 
-    _run(as_json, action)
+    _handle_errors(as_json, action)
 
 
-from .cli_history import db_group, runs_group  # noqa: E402  (the groups use _run above)
+from .cli_history import db_group, runs_group  # noqa: E402  (the groups use _handle_errors above)
 
 main.add_command(db_group)
 main.add_command(runs_group)

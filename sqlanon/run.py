@@ -32,11 +32,12 @@ from .session import Session, SmallerThanKError
 APPLY_KEYS = {"source.table": "--source", "output.table": "--output", "output.if_exists": "add --if-exists replace"}
 
 
-def execute(
+def perform_run(
     cfg: AnonymizeConfig, *, db: str | Any, dry_run: bool, progress: ProgressCallback | None, reports: list[Path],
     command: str, plan: dict[str, Any] | None = None, on_violation: str = "fail",
 ) -> AnonymizationResult:
-    """One run: ``plan`` (``apply``) re-applies a method's reusable plan instead of searching."""
+    """One run (of ``anonymize`` or ``apply``, recorded in the run history): ``plan`` (``apply``) re-applies a
+    method's reusable plan instead of searching."""
     from .report import write_report
 
     for path in reports:  # refuse an unknown format or an unwritable path before any work
@@ -51,8 +52,8 @@ def execute(
         recorder = RunRecorder.start(session.adapter, cfg, command) if record else None
         try:
             method = method_cls(session)
-            result = _run(session, method, started, dry_run, progress, plan, on_violation,
-                          want_report=bool(reports) or recorder is not None)
+            result = _perform_steps(session, method, started, dry_run, progress, plan, on_violation,
+                                    want_report=bool(reports) or recorder is not None)
             if recorder is not None:
                 result.run_id = recorder.run_id
                 if result.report is not None:
@@ -68,10 +69,12 @@ def execute(
     return result
 
 
-def _run(
+def _perform_steps(
     session: Session, method: AnonymizationMethod, started: float, dry_run: bool,
     progress: ProgressCallback | None, plan: dict[str, Any] | None, on_violation: str, want_report: bool,
 ) -> AnonymizationResult:
+    """The steps of a run inside its session: names resolved, the method's prepare and solve, the write and its
+    verification (unless ``dry_run``), the result and its report."""
     adapter = session.adapter
     keys = APPLY_KEYS if plan is not None else {}
     output = resolve_names(session, method, keys)

@@ -39,8 +39,8 @@ def migrations_root() -> Path:
 
 class _CompiledTemplates(jinja2.FileSystemBytecodeCache):
     """Compiled templates kept between processes, in Jinja's per-user cache folder (mode 0700, checked),
-    keyed by template and checked against its source. Compiling the ~25 templates of a run took about
-    0.25 s of every fresh process."""
+    keyed by template and checked against its source: compiling a run's templates is a noticeable share of
+    every fresh process."""
 
     def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
         try:

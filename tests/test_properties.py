@@ -367,7 +367,7 @@ def test_node_queries_assembled_per_grouping_are_the_template_rendered_whole(eng
                     table_read, sliced = evaluator._table(node, weights)
                     grouped = (True,) * len(node) if weights and evaluator.code_weights else evaluator._grouped(node)
                     groupings.add((grouped, sliced))
-                    whole = session.adapter.render("evaluate_node.sql.j2", **evaluator.context(
+                    whole = session.adapter.render(evaluator.template(weights, sliced), **evaluator.context(
                         node, weights, grouped, sliced=sliced, table=table_read))
                     assert evaluator.sql(node, loss_weights=weights) == whole, (node, weights, packed)
         assert len({g for g, _ in groupings}) > 2 and {s for _, s in groupings} == {False, True}

@@ -169,7 +169,8 @@ class EngineAdapter:
 
     # -- execution -------------------------------------------------------------------------------
     def run(self, template: str, **context: Any) -> list[tuple[Any, ...]]:
-        """Render a template and execute it; return all rows (empty for statements)."""
+        """Run a template: render it and execute the statement; return all rows (empty for statements). On an
+        adapter "run" always means this; a run of sqlanon (``sqlanon/run.py``) is one ``anonymize`` or ``apply``."""
         sql, params = self.render(template, **context)
         return self.execute(sql, params)
 

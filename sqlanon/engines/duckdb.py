@@ -21,8 +21,8 @@ from .registry import parse_duckdb_url
 ROW_GROUP_ROWS = 122_880
 #: Optimizer passes that the frequency set's build gains nothing from: it joins the grouped source with each
 #: coded hierarchy on the value, and every value has exactly one row there, so the joins keep every row in any
-#: order and no filter from a hierarchy's values removes one. Ordering the joins took 2.3 ms of planning on
-#: ADULT, and the filters made the source's scan 3 ms: its build replayed 24.7 -> 19.9 ms (DuckDB 2.0).
+#: order and no filter from a hierarchy's values removes one; ordering the joins and building the filters cost
+#: planning time and a slower scan of the source.
 LOOKUP_JOIN_IDLE_OPTIMIZERS = ("join_order", "join_filter_pushdown")
 
 
@@ -152,11 +152,10 @@ class DuckDBAdapter(EngineAdapter):
     def settings_for_data(self, rows: int | None) -> None:
         """A source of at most one row group runs on one thread (counting it, hierarchies, frequency set, search,
         write-back): one thread scans a row group anyway, and waking the others for every statement cost more
-        than they share. Whole runs alternated in one process, 2 threads before and the source's size then, or
-        one thread from the start: ADULT k=5 0% Loss 120 / 112 / 106 ms, k=5 5% Loss 185 / 177 / 177 ms.
-        So the thread count drops while the size is unknown (``rows`` None, before the source is counted) and
-        comes back once a larger source is counted. A ``threads`` setting in the URL is left alone; ``close``
-        gives a borrowed connection its thread count back."""
+        than they share, and one thread from the start was fastest of all. So the thread count drops while
+        the size is unknown (``rows`` None, before the source is counted) and comes back once a larger source
+        is counted. A ``threads`` setting in the URL is left alone; ``close`` gives a borrowed connection its
+        thread count back."""
         if "threads" in self.settings:
             return
         if rows is not None and rows > ROW_GROUP_ROWS:
@@ -217,11 +216,11 @@ class DuckDBAdapter(EngineAdapter):
             yield
 
     def bulk_insert(self, table: str, columns: int, rows: Sequence[Sequence[Any]]) -> None:
-        # DuckDB runs executemany one row at a time and large multi-row VALUES statements slowly
-        # (CUP's 100,000-row ZIP hierarchy took 40 s); its CSV reader loads the same rows in milliseconds.
+        # DuckDB runs executemany one row at a time and large multi-row VALUES statements slowly (tens of
+        # seconds for CUP's ZIP hierarchy); its CSV reader loads the same rows in milliseconds.
         # Python's C csv writer quotes every field; NULL is written as a random token that is read back as
         # NULL (quoted NULL strings allowed), so no text value, the empty one included, can be taken for it.
-        # Every option is given, so nothing is sniffed (auto_detect off: ~0.2 ms of ~1.6 ms per table).
+        # Every option is given, so nothing is sniffed (auto_detect off).
         if not rows:
             return
         null = f"sqlanon-null-{secrets.token_hex(16)}"
@@ -242,10 +241,8 @@ class DuckDBAdapter(EngineAdapter):
 
     def create_coded_tables(self, batch: Sequence[Any], staging: str | None = None) -> None:
         """All of them filled from one CSV read into ``staging`` (``create_coded_table.sql.j2`` with a
-        ``part`` column), then split with one call (``split_coded_tables.sql.j2``): eight ADULT-sized coded
-        tables 14.6 -> 10.7 ms (a CSV read cost ~1 ms each, a CREATE ~0.35 ms more); runs alternated in one
-        process, ADULT k=5 0% 109 -> 103 and 112 -> 108 ms, FARS 211 -> 206 ms. Not on PostgreSQL, where one
-        COPY and a table per statement made FARS no faster (661 / 679 ms)."""
+        ``part`` column), then split with one call (``split_coded_tables.sql.j2``): each CSV read and CREATE
+        has a fixed cost. Not on PostgreSQL, where one COPY and a table per statement made runs no faster."""
         if staging is None or len(batch) < 2:
             super().create_coded_tables(batch, staging)
             return

@@ -11,11 +11,10 @@ from .base import EngineAdapter
 from .duckdb import ROW_GROUP_ROWS, DuckDBAdapter, string_literal
 
 #: Optimizer passes that a k-only node query (two aggregates over one table: no join, filter, window, order
-#: or limit) gains nothing from but still pays for in every plan: ADULT k=10 1% node queries replayed with
-#: and without them, 1.21 -> 1.06 ms per query (median of 525), CUP k=5 5% 4.16 -> 3.85. Left on: the
-#: column pruning (the scan reads only the grouped codes) and the statistics the perfect hash aggregate
-#: takes its code ranges from. Queries with privacy models join and keep every pass (distinct 3-diversity's
-#: were 3.6 -> 3.9 ms without them). Names this DuckDB does not know are skipped.
+#: or limit) gains nothing from but still pays for in every plan. Left on: the column pruning (the scan reads
+#: only the grouped codes) and the statistics the perfect hash aggregate takes its code ranges from. Queries
+#: with privacy models join and keep every pass (they were slower without them). Names this DuckDB does not
+#: know are skipped.
 K_ONLY_IDLE_OPTIMIZERS = (
     "expression_rewriter", "filter_pullup", "filter_pushdown", "empty_result_pullup", "cte_filter_pusher",
     "regex_range", "in_clause", "join_order", "deliminator", "unnest_rewriter", "common_subexpressions",
@@ -30,13 +29,11 @@ K_ONLY_IDLE_OPTIMIZERS = (
 
 
 class DuckDBNodeQueryTuning(NodeQueryTuning):
-    # DuckDB parses a model node query's ~2-3 KB of SQL in ~5-6 ms, a quarter of the query (ADULT + equal
-    # 0.2-closeness); EXECUTE of a statement prepared once skips that (it still binds and optimizes with the
-    # values): 26-30 -> 23-25 ms per query, the CASE level columns included. k-only queries (~0.6 ms to
-    # parse) are cheaper with their own plans (see evaluator).
+    # Parsing a model node query's few KB of SQL is a large share of the query here; EXECUTE of a statement
+    # prepared once skips that (it still binds and optimizes with the values). k-only queries are short to
+    # parse and cheaper with their own plans (see evaluator).
     PREPARED_NODE_QUERIES = True
-    # count(DISTINCT) hashes its input here. ADULT's summary with the distinct codes DM*'s bound reads:
-    # 16.6 -> 13.4 ms (PostgreSQL: 17 -> 32 ms).
+    # count(DISTINCT) hashes its input here, so counting each level's distinct codes directly is faster.
     HASHED_COUNT_DISTINCT = True
     # Off here: PACKED_CLASS_KEY (the perfect hash aggregate already uses the columns' small code ranges),
     # CODE_WEIGHTS (DuckDB sums columns cheaply and plans the joins at a cost), SLICED_CHECKS (a check is
@@ -47,14 +44,12 @@ class DuckDBNodeQueryTuning(NodeQueryTuning):
         """For the search's many small queries over frequency sets of ``rows`` rows (None: unknown):
 
         * without compressed materialization, which narrows the group keys of every hash aggregate and widens
-          them back: on frequency sets of 10^4-10^5 rows the casts cost more than they save (node queries
-          replayed in one session: ADULT -10%, CUP -8%, ADULT + 0.2-closeness -11%). The frequency set and
-          the write-back keep it, as it saves memory on large tables;
+          them back: on frequency sets of 10^4-10^5 rows the casts cost more than they save. The frequency
+          set and the write-back keep it, as it saves memory on large tables;
         * when every query is k-only (not ``judged``), without the optimizer passes those never use
           (``K_ONLY_IDLE_OPTIMIZERS``);
         * on one thread when the frequency sets fit in one row group, which one thread scans anyway: waking
-          the others for each query cost more than the rest of the aggregate shares (ADULT k=5 5%: whole
-          runs 0.342 -> 0.299 s with one thread throughout).
+          the others for each query cost more than the rest of the aggregate shares.
 
         A user's own ``disabled_optimizers`` is kept and a ``threads`` setting in the URL is left alone; the
         session's settings are restored afterwards."""

@@ -34,8 +34,7 @@ SESSION_SETTINGS = {
     # The lookup tables are never analyzed (statistics on them made the planner underestimate the write-back
     # a thousandfold, see benchmarks/README.md), so a join of the data with a large hierarchy is estimated
     # at millions of rows and planned as a merge join with external sorts. A hash join is what these joins
-    # of a table with its lookups want: CUP on PostgreSQL (100,001-row ZIP hierarchy), frequency set
-    # 1.20 -> 0.81 s, write-back 1.14 -> 0.67 s. A planner preference, not a ban: merge joins stay possible.
+    # of a table with its lookups want. A planner preference, not a ban: merge joins stay possible.
     "enable_mergejoin": "off",
 }
 
@@ -145,11 +144,9 @@ class PostgresAdapter(EngineAdapter):
     @contextmanager
     def aggregate_settings(self) -> Iterator[None]:
         """``work_mem`` 64 MB for the statements: with 4 MB (the default) the planner sorts the classes of a
-        freshly written, unanalyzed table on disk where a hash table fits. The verification of 2 M written
-        rows took 3.6 s, 0.95 s with it (10 M rows: 18.8 s of an 80 s run). The frequency set's build and
-        its copies spilled too (CUP's code table sorted into parts: 8 MB on disk; FARS's rolled-up tables):
-        runs alternated in one process, FARS 686 -> 636 ms, ADULT k=5 5% 419 -> 403 ms. Not for the
-        whole session: the write-back's shuffle was no faster with it. A ``work_mem`` in the URL wins."""
+        freshly written, unanalyzed table on disk where a hash table fits, in the verification and in the
+        frequency set's build and copies (CUP's code table sorted into parts, FARS's rolled-up tables). Not for
+        the whole session: the write-back's shuffle was no faster with it. A ``work_mem`` in the URL wins."""
         if self._url_sets("work_mem"):
             yield
             return
@@ -209,7 +206,7 @@ class PostgresAdapter(EngineAdapter):
 
     def _execute_rowcount(self, sql: str, params: Sequence[Any]) -> int | None:
         # CREATE TABLE ... AS reports its rows (the command tag SELECT n), so no pass over the new table
-        # counts them (FARS: 4 ms for its three rolled-up tables).
+        # counts them.
         return self._cursor(sql, params, lambda cur: None if cur.rowcount < 0 else int(cur.rowcount))
 
     def _cursor(self, sql: str, params: Sequence[Any], result: Callable[[Any], _T]) -> _T:

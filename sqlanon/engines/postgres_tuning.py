@@ -10,12 +10,12 @@ from .postgres import PostgresAdapter
 
 
 class PostgresNodeQueryTuning(NodeQueryTuning):
-    # sum(bigint) is NUMERIC here: CUP's lowest node queries took 490 ms with it, 210 ms with doubles.
+    # sum(bigint) is NUMERIC here, much slower to add up than doubles.
     FLOAT_SUMS = True
-    # One BIGINT key instead of up to a column per QI: CUP's k-anonymity node queries ~80 -> ~70 ms.
+    # One BIGINT key instead of up to a column per QI: hashing costs per column and row here.
     PACKED_CLASS_KEY = True
     # Rows are stored whole, and the Loss weights make a frequency set's rows 2.5 times wider than its counts
-    # and codes: CUP's k-anonymity node queries 29 -> 24 ms on the narrow copy (25 -> 10 MB).
+    # and codes: k-anonymity node queries read the narrow copy.
     CODE_TABLE = True
     # Every aggregate costs per row here: the Loss weights looked up per suppressed code, not summed per row.
     CODE_WEIGHTS = True
@@ -23,11 +23,11 @@ class PostgresNodeQueryTuning(NodeQueryTuning):
     SLICED_CHECKS = True
     # A query costs per row here: rolled-up code tables have fewer.
     ROLLUPS = True
-    # The code table's rows are stored in part order, so a part is a range of row positions: CUP's sliced
-    # checks 438 -> 411 ms, and the table of ranges costs 13 ms where the index on the part cost 15.
+    # The code table's rows are stored in part order, so a part is a range of row positions: a range scan
+    # is cheaper than an index on the part, and so is building the table of ranges.
     PART_RANGES = True
     # Off here: PREPARED_NODE_QUERIES (planning is a small share of a query), HASHED_COUNT_DISTINCT
-    # (count(DISTINCT) sorts its input: ADULT DM*'s summary 17 -> 32 ms).
+    # (count(DISTINCT) sorts its input here).
 
     def reads_part_ranges(self, adapter: EngineAdapter) -> bool:
         # TID range scans and min(tid) came with PostgreSQL 14; row positions in write order are the heap's

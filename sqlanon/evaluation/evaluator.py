@@ -23,8 +23,7 @@ _KEY_MARKER = "\x1fK\x1f"
 #: A line of the template's comments: runs drop them, ``explain`` shows them.
 _COMMENT_LINE = re.compile(r"^[ \t]*--.*\n", re.MULTILINE)
 #: Largest frequency set whose model node queries run prepared with the levels as parameters: choosing a
-#: level's column with CASE costs per row (~2-3 ms on ADULT's 19,502 rows), the parsing it saves (~5-6 ms on
-#: DuckDB) is per query.
+#: level's column with CASE costs per row, the parsing it saves is per query.
 PREPARED_MAX_ROWS = 1_000_000
 
 
@@ -54,7 +53,8 @@ class NodeStats:
 
 
 class NodeEvaluator:
-    """Renders ``evaluate_node.sql.j2`` for a node, runs it, and caches the summary."""
+    """Renders a node's query (``evaluate_node_*.sql.j2``, one template per shape: ``template``), runs it, and
+    caches the summary."""
 
     def __init__(
         self, adapter: EngineAdapter, fset: FrequencySet, k: int, loss_weights: bool,
@@ -77,7 +77,7 @@ class NodeEvaluator:
         #: query is faster with its own plan: DuckDB hashes its columns' small code ranges perfectly).
         self.prepared = self.judged and self.tuning.PREPARED_NODE_QUERIES and fset.distinct <= PREPARED_MAX_ROWS
         #: What a feasibility check counts besides the suppressed records (everything with models). Loss reads
-        #: none of it: ADULT's feasibility checks on DuckDB 1.75 -> 1.40 ms, FARS 3.30 -> 2.85, CUP 4.64 -> 4.08.
+        #: none of it, and each statistic left out makes its checks cheaper.
         self.class_statistics = CLASS_STATISTICS if self.judged else tuple(
             c for c in CLASS_STATISTICS if c in class_statistics)
         #: The table of each code's Loss weight, for the k-anonymity query's weights (models sum their own).
@@ -124,6 +124,18 @@ class NodeEvaluator:
             "grouping": grouping,
         }
 
+    def template(self, loss_weights: bool, sliced: bool = False) -> str:
+        """The template of the node query's shape: the judged query where models or a population judge the
+        classes, else a k-anonymity query, in parts where ``sliced``, with the Loss weights looked up per code
+        where there is a code weights table."""
+        if self.judged:
+            return "evaluate_node_judged.sql.j2"
+        if loss_weights and self.code_weights is not None:
+            return "evaluate_node_code_weights.sql.j2"
+        if sliced:
+            return "evaluate_node_sliced.sql.j2"
+        return "evaluate_node_k_anonymity.sql.j2"
+
     def _counted(self, loss_weights: bool) -> tuple[str, ...]:
         return CLASS_STATISTICS if loss_weights else self.class_statistics
 
@@ -140,7 +152,7 @@ class NodeEvaluator:
 
     def sql(self, node: Node, loss_weights: bool | None = None, comments: bool = True) -> tuple[str, list[object]]:
         """The node's query and bind parameters; without the template's comments (``comments=False``) as runs
-        send it: DuckDB parses ~25 lines of them in ~0.07 ms, 7% of a k-only query on ADULT."""
+        send it: parsing the comment lines is a measurable share of a small k-only query on DuckDB."""
         weights = self.loss_weights if loss_weights is None else loss_weights
         return self._query(node, weights, comments, *self._table(node, weights))
 
@@ -154,10 +166,9 @@ class NodeEvaluator:
             # Nodes differ only in the level suffixes of column names and in the QIs their k-anonymity query
             # groups by, so Jinja renders the query once per shape (a marker per QI, and one for the class
             # key) and the class key once per grouping (``_class_key``); each node substitutes its levels.
-            # Rendering per node cost ~0.6 ms, a tenth of a node query on DuckDB; per grouping ~0.1 ms, 11 ms
-            # of ADULT k=5 5% DM* on DuckDB (100 groupings).
+            # Rendering per node cost a tenth of a node query on DuckDB.
             rendered, values = self.adapter.render(
-                "evaluate_node.sql.j2",
+                self.template(weights, sliced),
                 **self.context(markers, weights, grouped, generic=self.prepared, sliced=sliced, table=table,
                                grouping=None if self.judged else _KEY_MARKER),
             )
@@ -201,7 +212,7 @@ class NodeEvaluator:
 
     def _grouped(self, node: Node) -> tuple[bool, ...]:
         """Which QIs the node's classes are grouped by: a level with a single code in the data (a top
-        level, say) splits no class, and each grouping column costs PostgreSQL ~10% of a CUP node query.
+        level, say) splits no class, and each grouping column costs PostgreSQL per row of a node query.
         Only the k-anonymity query leaves columns out (the privacy models join classes on every key).
         When every level is constant all columns stay: a GROUP BY needs one, and it gives the single class
         (or none, for an empty frequency set, where no level has a single code anyway)."""
@@ -231,6 +242,7 @@ class NodeEvaluator:
         return self._run(node, True)
 
     def _run(self, node: Node, weights: bool) -> NodeStats:
+        """The node's query run on the engine, uncached (the name tests and benchmarks/profile_run.py hook)."""
         table, sliced = self._table(node, weights)
         if table == self.fset.codes_table and self.fset.codes_pending is not None:
             self.fset.codes_pending.make(self.adapter, table)
@@ -244,7 +256,7 @@ class NodeEvaluator:
         return self.stats_from_row(node, row, weights)
 
     def stats_from_row(self, node: Node, row: Sequence[Any], weights: bool) -> NodeStats:
-        """The summary in a row of ``evaluate_node.sql.j2`` rendered with ``context(node, weights)``."""
+        """The summary in a row of the node query (``template(weights)``) rendered with ``context(node, weights)``."""
         counted = self._counted(weights)
         counts = {name: int(row[i] or 0) for i, name in enumerate(counted, start=1)}
         rest = row[1 + len(counted):]

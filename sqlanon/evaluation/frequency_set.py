@@ -20,8 +20,8 @@ from .tuning import tuning_for
 @dataclass
 class PendingCodes:
     """The code table (``FrequencySet.codes_table``), made at its first use: where rolled-up tables serve the
-    k-anonymity queries (FARS: every one of them), copying the frequency set's codes costs more than it saves
-    (20 ms). Shared by the copies of a frequency set (``dataclasses.replace``), so it is made once."""
+    k-anonymity queries (FARS: every one of them), copying the frequency set's codes costs more than it saves.
+    Shared by the copies of a frequency set (``dataclasses.replace``), so it is made once."""
 
     source: str
     heights: tuple[int, ...]

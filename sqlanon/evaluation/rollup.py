@@ -15,8 +15,7 @@ from dataclasses import dataclass
 
 #: Smallest code table worth rolling up: below it a check's fixed cost dominates.
 MIN_ROWS = 8_000
-#: Largest: copies of a large code table cost seconds, which a run's checks must repay, and the 10 M-row
-#: ADULT table's 645,887 rows took three copies 2.2 s on PostgreSQL to save 1.2 s over its 12 checks.
+#: Largest: copies of a large code table cost seconds, which a run's few checks do not repay.
 MAX_ROWS = 200_000
 #: Rows per record above which the code table is left as it is: its rows are mostly single records.
 MAX_DENSITY = 0.8

@@ -25,13 +25,13 @@ class NodeQueryTuning:
     """The neutral tuning. The flags are class attributes that an engine's subclass sets; an instance is one
     adapter's (``tuning_for``), so a test may change a flag for one session."""
 
-    #: Node queries sum counts and weights as doubles when that is provably exact (``evaluate_node.sql.j2``):
+    #: Node queries sum counts and weights as doubles when that is provably exact (``macros/node_query.sql.j2``):
     #: faster where the exact integer sum is arbitrary-precision.
     FLOAT_SUMS: bool = False
     #: Node queries with privacy models run as one prepared statement whose levels are parameters
     #: (``EngineAdapter.execute_prepared``): worth it where parsing their long SQL is a large fixed share of a query.
     PREPARED_NODE_QUERIES: bool = False
-    #: k-anonymity node queries group by one BIGINT packing the class's codes (``evaluate_node.sql.j2``):
+    #: k-anonymity node queries group by one BIGINT packing the class's codes (``macros/packed.sql.j2``):
     #: faster where hashing several columns costs per column and row.
     PACKED_CLASS_KEY: bool = False
     #: k-anonymity node queries read a copy of the frequency set holding only counts and codes

@@ -81,14 +81,15 @@ class GeneralizationMethod(AnonymizationMethod):
 
         self.problem = SearchProblem(data.lattice, self.evaluator, metric, data.ctx, monotone_criteria=self._monotone,
                                      progress=tick, core=self._core())
-        # A population's frequency set (delta-presence) is joined by every query and its size is not counted.
+        # The rows each node query scans, for its session settings; unknown where a population's frequency set
+        # (delta-presence) is joined by every query, as its size is not counted.
         scanned = data.fset.distinct if data.fset.population is None else None
         with self.evaluator.tuning.node_query_settings(self.adapter, scanned, self.evaluator.judged):
-            node = self._apply_fixed(plan, on_violation) if plan is not None else None
+            node = self._apply_transformation(plan, on_violation) if plan is not None else None
             self.strategy = "fixed" if node is not None else cfg.search.strategy
             if node is None:
                 try:
-                    self._budget().require()  # before anything sized by the lattice
+                    self._budget().require()  # before anything whose size grows with the lattice
                 except ConfigError as exc:
                     raise self.session.named(exc) from None
                 node = self._search()
@@ -150,20 +151,21 @@ class GeneralizationMethod(AnonymizationMethod):
             return None
         return "; ".join(found) + f"; lower {'them' if len(found) > 1 else 'it'} to at most the number of values"
 
-    def _apply_fixed(self, fixed: dict[str, Any], on_violation: str) -> Node | None:
-        """The given transformation if this data satisfies the models with it; None to search again."""
+    def _apply_transformation(self, transformation: dict[str, Any], on_violation: str) -> Node | None:
+        """The plan's transformation (the level per QI that ``apply`` re-applies; the run's strategy is then
+        ``fixed``) if this data satisfies the models with it; None to search again."""
         cfg, data = self.config, self.data
         qis = cfg.quasi_identifiers
-        if sorted(fixed) != sorted(qis):
+        if sorted(transformation) != sorted(qis):
             raise ConfigError(
-                f"transformation: its attributes ({', '.join(sorted(fixed))}) are not the config's "
+                f"transformation: its attributes ({', '.join(sorted(transformation))}) are not the config's "
                 f"quasi-identifiers ({', '.join(sorted(qis))})"
             )
-        bad = {q: fixed[q] for q in qis if type(fixed[q]) is not int}
+        bad = {q: transformation[q] for q in qis if type(transformation[q]) is not int}
         if bad:
             q, v = next(iter(bad.items()))
             raise ConfigError(f"transformation.{q}: a level must be an integer (got {v!r})")
-        node = tuple(fixed[q] for q in qis)
+        node = tuple(transformation[q] for q in qis)
         if not data.lattice.contains(node):
             limits = ", ".join(f"{q}<={m}" for q, m in zip(qis, data.lattice.max_levels, strict=True))
             raise ConfigError(f"transformation: {dict(zip(qis, node, strict=True))} is outside the lattice "
@@ -217,8 +219,8 @@ class GeneralizationMethod(AnonymizationMethod):
         self.adapter.run("build_verification_set.sql.j2", table=vfs, output=table, qis=self._levels(),
                          sensitive=list(self.data.fset.sensitive))
         context = {**self.evaluator.context(self.node, False), "table": vfs}
-        stats = self.evaluator.stats_from_row(self.node, self.adapter.run("evaluate_node.sql.j2", **context)[0],
-                                              False)
+        row = self.adapter.run(self.evaluator.template(False), **context)[0]
+        stats = self.evaluator.stats_from_row(self.node, row, False)
         # No written class may fail, in either mode. Masked rows ('*' in every QI) are no label of the chosen
         # levels, so they drop out of the verification set (verify_output counts them against the limit); only
         # where every chosen level has a '*' label (the top) do they form a class, and then it is a released one.

@@ -61,14 +61,15 @@ class Preparation:
         source, shown, columns = table.parts, table.shown, table.columns
         cfg = self.config
         qis = cfg.quasi_identifiers
-        # The run's scans are of the source's size, unless a delta-presence population (not counted) is joined.
-        sized = cfg.privacy.delta_presence is None
-        if sized:
+        # The run's scans are of the source's size, unless a delta-presence population (not counted) is joined:
+        # only then may the engine's settings follow the source's row count.
+        size_known = cfg.privacy.delta_presence is None
+        if size_known:
             self.adapter.settings_for_data(None)
         total, removed = session.count_records(table, qis)
         considered = total - removed
         basic = cfg.privacy.null_handling == "basic"
-        if sized:
+        if size_known:
             self.adapter.settings_for_data(total)
         hierarchies, deferred = [], []
         for index, name in enumerate(qis):
@@ -78,7 +79,7 @@ class Preparation:
                 self.adapter, attr.hierarchy, attribute=name, source=source, resolve=cfg.resolve,
                 prefix=self.prefix, index=index, created=self.temporary, check_values=False,
                 # a population's values are coded through the same table
-                source_rows=total if sized else None, deferred=deferred,
+                source_rows=total if size_known else None, deferred=deferred,
             )
             if attr.max_level is not None and attr.max_level > loaded.height - 1:
                 raise ConfigError(

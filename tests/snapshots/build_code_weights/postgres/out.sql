@@ -1,6 +1,6 @@
 -- build_code_weights: the Loss weight (c - 1) of each code of each level of each QI, as its coded hierarchy gives it
 -- (encode_hierarchy.sql.j2), for the Loss weights query that looks them up per suppressed class instead of
--- summing a weight column per row (evaluate_node.sql.j2, code_weights). Within a class every record has the
+-- summing a weight column per row (evaluate_node_code_weights.sql.j2). Within a class every record has the
 -- same code, hence the same weight, at each grouped level, so a class's weight is its size times that weight.
 -- A code has one weight except where an unmapped NULL shares the top label with a single value (it costs 1,
 -- the value 0): w and w_max then differ and the caller keeps the per-row sums (describe_code_weights.sql.j2).

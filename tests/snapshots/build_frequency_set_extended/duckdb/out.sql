@@ -2,12 +2,12 @@
 -- the sensitive attributes that carry privacy models) with counts, joined to the integer-coded levels of every
 -- hierarchy and to the sensitive value codes. Nodes are evaluated against this table.
 -- Column order matters on PostgreSQL, whose rows are read left to right up to the last column a query uses
--- (FARS: 30% of a node query was spent so on 51 columns): cnt comes first, then the codes level by level,
+-- (a large share of a node query on a wide frequency set): cnt comes first, then the codes level by level,
 -- so that nodes at low levels stop early, and the Loss weights, which fewer queries read, come last.
 -- context: table (new temp table), source, qis [{column, coded, height}], sensitive [{column, domain}],
 --          basic (drop rows with NULL QIs)
--- columns: cnt, q{i}_{j} (code of QI i at level j), s{j} (sensitive value code), w{i}_{j} (Loss weight of the row's
---          cnt records at level j: multiplied here once, not in every node query; PostgreSQL: 78 -> 68 ms per FARS query)
+-- columns: cnt, q{i}_{j} (code of QI i at level j), s{j} (sensitive value code), w{i}_{j} (Loss weight of the
+--          row's cnt records at level j: multiplied here once, not in every node query)
 CREATE TEMPORARY TABLE "sqlanon_0a1b2c3d_fs" AS
 SELECT g.cnt AS cnt
      , h0."g0" AS q0_0

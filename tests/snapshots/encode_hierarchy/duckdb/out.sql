@@ -3,13 +3,13 @@
 -- at that level (SEMANTICS.md, Loss), divided later by max(N - 1, 1). A NULL cell costs 0 below the top
 -- and 1 at the top. Codes number a level's labels in byte order, NULL last (any fixed numbering would do).
 -- Each level's labels are grouped (hashing) and joined back: window functions over the whole hierarchy
--- sorted it once per level, which took 2.9 s for CUP's 100,001-row ZIP hierarchy on PostgreSQL.
+-- sorted it once per level, slow for a large hierarchy.
 -- context: lookup (raw), coded (new table), height, null_explicit (the hierarchy maps NULL itself), leaves (N:
 --          its non-NULL rows, describe_hierarchy.sql.j2), unique (survey_hierarchy.sql.j2 found a tree whose
 --          rows each have their own value, equal to l0: a value's label at level 0 is on no other row, so c is 1
 --          there, and the counts above come from the distinct label sequences from level 1 up, grouped once
---          and summed per level, instead of a pass over every row per level: CUP's ZIP hierarchy on PostgreSQL
---          185 -> 103 ms, on DuckDB 58 -> 48 ms), sequences (with unique: the survey's table of those
+--          and summed per level, instead of a pass over every row per level), sequences (with unique: the
+--          survey's table of those
 --          sequences, label_sequences.sql.j2), null_sequence (with unique: the top label of the NULL row
 --          add_null_row.sql.j2 added after the sequences were grouped, its labels below NULL; else none),
 --          data (none, or {source, column}: code only the rows of the values in the source column, and the

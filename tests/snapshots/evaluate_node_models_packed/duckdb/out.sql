@@ -1,32 +1,20 @@
--- evaluate_node: equivalence classes of one lattice node, computed from the frequency set.
--- A class fails when it is smaller than k or fails any privacy model on a sensitive attribute (or
--- delta-presence); its records are suppressed together (SEMANTICS.md; seed 000 Algorithm 3).
--- context: table, levels (level per QI), k, loss_weights (bool), criteria (model contexts, may be empty),
---          sensitive [{domain, height, values, numeric}], population (frequency set of the population or none),
---          n (records considered), grouped (per QI, k-anonymity query only: false when its level has a
---          single code in the data, so grouping by it splits no class; CUP on PostgreSQL: node queries
---          10.3 -> 9.1 s), float_sums (sum counts and Loss weights as DOUBLE PRECISION: the caller
---          has checked that every sum is an integer below 2^53, so each is exact; PostgreSQL sums BIGINT
---          into NUMERIC, which made its node queries up to twice as slow), level_heights (models or a
---          population only, optional: levels are bind parameters choosing among each QI's level columns, one
---          prepared statement for every node; see NodeEvaluator), radices (optional: per QI, one more than its
---          largest code; the class key is then the grouped codes packed into one BIGINT as mixed-radix digits,
---          which PostgreSQL hashes and joins faster than several columns: see NodeEvaluator),
---          grouping (k-anonymity query only, optional: its class key as SQL, as macros/packed.sql.j2's class_key
---          renders it for levels, grouped and radices: NodeEvaluator renders a query once per shape and its key
---          once per grouping; ADULT k=5 5% DM*: 100 renders of this template in a run, 11 ms),
---          counted (k-anonymity query only: which of classes, suppressed_classes, dm_star
---          to count; a feasibility check counts only what the metric reads: see NodeEvaluator),
---          code_weights (k-anonymity query with loss_weights only, optional: the table of each code's Loss
---          weight, build_code_weights.sql.j2; every QI is then grouped, by its column),
---          sliced (k-anonymity feasibility check counting nothing else, optional: {parts, limit, ranges}, the
---          table having a part column, see slicing.py, and ranges the table of each part's row positions
---          where parts are read by them, create_part_ranges.sql.j2; columns: suppressed_records, parts_read)
--- columns: suppressed_records, then classes, suppressed_classes, dm_star (all with models or a population, else
---          those counted; in k-anonymity queries a sum over no class is NULL, read as 0: an aggregate FILTER
---          without coalesce cost DuckDB 2.0 ~0.09 ms less to bind and run than coalesce(sum(CASE ...)), 7% of
---          ADULT k=5 5% DM*'s node queries), [certain: with models or a population, a lower bound on the suppressed records of
---          the node and of every specialization (judge.sql.j2)], then b{i} per QI when loss_weights
+-- evaluate_node: equivalence classes of one lattice node, computed from the frequency set. A class fails when it
+-- is smaller than k or fails any privacy model on a sensitive attribute (or delta-presence); its records are
+-- suppressed together (SEMANTICS.md; seed 000 Algorithm 3). Each query shape is a template that extends this
+-- one (evaluate_node_*.sql.j2); NodeEvaluator.template chooses it and renders it once per shape, with a marker
+-- in place of each level that every node replaces by its own.
+-- context (every shape): table (the frequency set, or a copy of it: NodeEvaluator._table), levels (level per
+--          QI), k
+-- columns: suppressed_records first; the others are the shape's
+-- evaluate_node_judged: the judged query, where privacy models on sensitive attributes or a population judge
+-- the classes besides k (macros/judge.sql.j2); every class key is kept.
+-- context: criteria (model contexts), sensitive (per sensitive attribute with models: its domain table and
+--          facts, FrequencySet.sensitive), population (frequency set of the population, or none), n (records
+--          considered), loss_weights (bool), level_heights (optional: the levels are bind parameters choosing
+--          among each QI's level columns, one prepared statement for every node: see NodeEvaluator), radices
+--          (optional: the class key packed into one BIGINT, as in evaluate_node_k_anonymity.sql.j2)
+-- columns: suppressed_records, classes, suppressed_classes, dm_star, certain (a lower bound on the records
+--          suppressed by the node and by every specialization of it), then b{i} per QI when loss_weights
 WITH base AS NOT MATERIALIZED (
   SELECT (CAST(q0_1 AS BIGINT)) * 4 + q1_0 AS k, s0, s1, w0_1 AS w0, w1_0 AS w1, cnt
   FROM "sqlanon_0a1b2c3d_fs"

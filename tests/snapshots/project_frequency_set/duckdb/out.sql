@@ -1,7 +1,6 @@
 -- project_frequency_set: the frequency set's counts and codes alone, for the k-anonymity node queries on
 -- engines that store rows whole (CODE_TABLE): they never read the Loss weights, which are most of a row; the
--- sensitive value codes too, for the privacy models' queries of nodes without the Loss weights (ADULT with
--- distinct 3-diversity on PostgreSQL: those queries 824 -> 726 ms a run).
+-- sensitive value codes too, for the privacy models' queries of nodes without the Loss weights.
 -- With a slicing (sqlanon/evaluation/slicing.py) each row also gets its part, 1 to `parts`: the slices (the
 -- combinations of the slicing levels' codes) are dealt out by their rows, largest first, so that parts hold
 -- about as many rows each, and the rows are stored in part order for the index on it (create_part_index).
