@@ -181,9 +181,9 @@ def test_partitioned_mdav_groups_every_record_with_a_bounded_number_of_rounds(en
     engine.create_table("p", {"id": "INTEGER", "a": "DOUBLE PRECISION", "b": "DOUBLE PRECISION",
                               "c": "DOUBLE PRECISION"}, rows)
     exact = anonymize(engine, tmp_path, config(engine.url, "p", ["a", "b", "c"], 4))
+    parts_of_60 = {"partition_size": 60, "part_size": 60}
     parted = anonymize(engine, tmp_path, config(engine.url, "p", ["a", "b", "c"], 4,
-                                                microaggregation={"partition_size": 60, "part_size": 60, "global_rounds": 0}),
-                       "p.yaml")
+                                                microaggregation={**parts_of_60, "global_rounds": 0}), "p.yaml")
     assert parted.verified is True and parted.parts >= 8 and parted.strategy == "mdav (partitioned)"
     assert 4 <= parted.smallest_group and parted.largest_group <= 7
     assert parted.rounds < exact.rounds / 5
@@ -192,8 +192,7 @@ def test_partitioned_mdav_groups_every_record_with_a_bounded_number_of_rounds(en
         1.5 * exact.metrics["information_loss"]
     # Global rounds first: exact MDAV's first 10 rounds over the whole table, then the parts.
     first = anonymize(engine, tmp_path, config(engine.url, "p", ["a", "b", "c"], 4,
-                                               microaggregation={"partition_size": 60, "part_size": 60, "global_rounds": 10}),
-                      "g.yaml")
+                                               microaggregation={**parts_of_60, "global_rounds": 10}), "g.yaml")
     assert first.verified is True and 4 <= first.smallest_group and first.largest_group <= 7
     assert first.rounds > 10 and first.parts >= 8
     ordered = sorted(r[1:] for r in rows)
