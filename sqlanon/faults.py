@@ -1,4 +1,4 @@
-"""Test hooks for the fault tests (``tests/test_faults.py``, ``tests/test_interrupt.py``).
+"""Test hooks for the fault tests (``tests/e2e/test_faults.py``, ``tests/e2e/test_interrupt.py``).
 
 ``SQLANON_FAULT_PAUSE_IN_SEARCH=<seconds>`` holds a run after its first node evaluation, and
 ``SQLANON_FAULT_PAUSE_IN_WRITE=<seconds>`` holds the publication of the output at its most fragile point

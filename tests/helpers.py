@@ -1,4 +1,4 @@
-"""Test helpers: a small handle on a test database of either engine, plus config writing."""
+"""Test helpers: a small handle on a test database of either engine, config writing, and the people table."""
 
 from __future__ import annotations
 
@@ -8,6 +8,9 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+
+#: The repository's root (tests live at any depth below ``tests/``; paths are taken from here).
+REPO = Path(__file__).resolve().parent.parent
 
 
 @dataclass
@@ -101,7 +104,7 @@ class Engine:
 
     def tables(self) -> set[str]:
         """Names of all tables visible to a new session (temporary tables of other sessions and sqlanon's run
-        history schema excluded; tests/test_history.py looks at the history)."""
+        history schema excluded; tests/unit/history/test_history.py looks at the history)."""
         if self.name == "duckdb":
             rows = self.execute("SELECT table_name FROM information_schema.tables WHERE table_schema <> 'sqlanon'")
         else:
@@ -177,3 +180,38 @@ def prepare(session: Any) -> Any:
         return Preparation(session).prepare()
     except ConfigError as exc:
         raise session.named(exc) from None
+
+
+# -- the people table: the example of the CLI, history and report tests ----------------------------
+
+
+def people_rows() -> list[tuple]:
+    """60 rows; 27 (age, sex) classes of exactly 2, plus one class (NULL, 'M') of 6."""
+    return [
+        (i, None if i % 10 == 0 else 20 + i % 30, "M" if i % 2 == 0 else "F", f"{10000 + (i % 30) * 7:05d}",
+         f"person {i}")
+        for i in range(60)
+    ]
+
+
+def make_people(engine: Engine, name: str = "people") -> None:
+    engine.create_table(
+        name,
+        {"id": "INTEGER", "age": "INTEGER", "sex": "VARCHAR", "zip": "VARCHAR", "name": "VARCHAR"},
+        people_rows(),
+    )
+
+
+def people_config(url: str | None, *, output: str = "people_out", **privacy: Any) -> dict[str, Any]:
+    return {
+        "source": {"url": url, "table": "people"} if url else {"table": "people"},
+        "output": {"table": output},
+        "attributes": {
+            "id": {"role": "identifier"},
+            "age": {"role": "quasi_identifier", "hierarchy": {"intervals": {"widths": [5, 10]}}},
+            "sex": {"role": "quasi_identifier", "hierarchy": {"inline": {"F": ["*"], "M": ["*"]}}},
+            "zip": {"role": "quasi_identifier", "hierarchy": {"mask": {"length": 5}}, "max_level": 3},
+            "name": {"role": "ignore"},
+        },
+        "privacy": {"k": 3, "suppression_limit": 0.1, **privacy},
+    }

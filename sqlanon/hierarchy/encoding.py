@@ -5,8 +5,8 @@ which do this in the database for hierarchies that never pass through Python (la
 database, tables, builders). Those take four to five statements per hierarchy whatever its size, a large
 share of a small run; here the same work takes a fraction of one statement's time, and the coded table is
 created and filled with two statements (on DuckDB all of a run's coded tables with two calls:
-``EngineAdapter.create_coded_tables``). tests/test_hierarchy_encoding.py holds both implementations to the
-same verdict, description and coded rows, on both engines.
+``EngineAdapter.create_coded_tables``). tests/unit/hierarchy/test_hierarchy_encoding.py holds both
+implementations to the same verdict, description and coded rows, on both engines.
 
 Labels are compared by code point, which is the byte order of their UTF-8 (the SQL's ``bytewise``).
 """

@@ -7,7 +7,7 @@ therefore shows up as a reviewable diff of the generated SQL.
 
 Regenerate the snapshots after an intended change with::
 
-    SQLANON_UPDATE_SNAPSHOTS=1 python -m pytest tests/test_golden_sql.py
+    SQLANON_UPDATE_SNAPSHOTS=1 python -m pytest tests/unit/test_golden_sql.py
 
 Rendering needs no database connection; the adapters are constructed but never connected.
 """
@@ -29,8 +29,9 @@ from sqlanon.engines.duckdb import DuckDBAdapter
 from sqlanon.engines.postgres import PostgresAdapter
 from sqlanon.evaluation.evaluator import CLASS_STATISTICS
 from sqlanon.templates import sql_root, template_names
+from tests.helpers import REPO
 
-SNAPSHOTS = Path(__file__).resolve().parent / "snapshots"
+SNAPSHOTS = REPO / "tests" / "snapshots"
 UPDATE = os.environ.get("SQLANON_UPDATE_SNAPSHOTS") == "1"
 ENGINES = ("duckdb", "postgres")
 PARAMS_PREFIX = "-- bind parameters: "

@@ -30,8 +30,7 @@ import pytest
 
 import sqlanon
 from sqlanon.errors import SqlanonError
-from tests.helpers import Engine, invoke, quote, write_config
-from tests.test_hostile_identifiers import (
+from tests.e2e.test_hostile_identifiers import (
     APOS_COL,
     KEYWORD_COL,
     OUTPUT,
@@ -43,7 +42,7 @@ from tests.test_hostile_identifiers import (
     create,
     raw,
 )
-from tests.test_interrupt import (
+from tests.e2e.test_interrupt import (
     SQLANON,
     config_data,
     leftovers,
@@ -54,6 +53,7 @@ from tests.test_interrupt import (
     snapshot,
     wait_for_server_cleanup,
 )
+from tests.helpers import Engine, invoke, quote, write_config
 
 SEARCH_PAUSE = "SQLANON_FAULT_PAUSE_IN_SEARCH"
 WRITE_PAUSE = "SQLANON_FAULT_PAUSE_IN_WRITE"

@@ -20,8 +20,7 @@ from sqlanon.engines.base import EngineAdapter
 from sqlanon.evaluation import NodeEvaluator
 from sqlanon.metrics import metric_by_name
 from sqlanon.session import Session
-from tests.helpers import Engine, invoke, prepare, write_config
-from tests.test_cli import make_people, people_config
+from tests.helpers import Engine, invoke, make_people, people_config, prepare, write_config
 
 SQLANON = Path(sys.executable).with_name("sqlanon")
 

@@ -1,6 +1,6 @@
 """Everything that can be checked before the search is checked before it, with exit 2 naming the key or
 option: report paths, a saved transformation's path, a CSV export's path, the output's schema, permission and
-dependants (the last three in tests/test_output_identity.py). Nothing is written and no run is recorded as
+dependants (the last three in tests/unit/output/test_output_identity.py). Nothing is written and no run is recorded as
 succeeded when such a check fails."""
 
 from __future__ import annotations

@@ -32,7 +32,7 @@ import sqlanon
 from sqlanon.engines import adapter_for_url
 from sqlanon.history.schema import COLUMNS, head, migrations, upgrade
 from tests.helpers import Engine, invoke, one_json_object, quote, write_config
-from tests.test_cli import people_config as cli_people_config
+from tests.helpers import people_config as cli_people_config
 
 SQLANON = Path(sys.executable).with_name("sqlanon")
 DEFAULT = "sqlanon"

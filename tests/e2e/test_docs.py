@@ -17,8 +17,8 @@ from click.testing import CliRunner
 import sqlanon
 from sqlanon.cli import main as cli
 from sqlanon.templates import sql_root, template_names
+from tests.helpers import REPO
 
-REPO = Path(__file__).resolve().parent.parent
 README = REPO / "README.md"
 CI_RUN = REPO / ".ci" / "run"
 CONFIGS = sorted((REPO / "configs").glob("*.yaml"))

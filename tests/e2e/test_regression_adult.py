@@ -33,11 +33,10 @@ from sqlanon.lattice.search.exhaustive import ExhaustiveStrategy
 from sqlanon.lattice.search.flash import FlashStrategy
 from sqlanon.metrics import metric_by_name
 from sqlanon.session import Session
-from tests.helpers import prepare
+from tests.helpers import REPO, prepare
 
 pytestmark = pytest.mark.slow
 
-REPO = Path(__file__).resolve().parent.parent
 QIS = ["age", "education", "marital-status", "native-country", "race", "salary-class", "sex", "workclass"]
 K = 5
 RECORDS = 30162

@@ -16,8 +16,7 @@ from pathlib import Path
 import pytest
 
 import sqlanon
-from tests.helpers import Engine, write_config
-from tests.test_cli import make_people, people_config
+from tests.helpers import Engine, make_people, people_config, write_config
 
 SQLANON = Path(sys.executable).with_name("sqlanon")
 

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from tests.helpers import Engine, invoke, one_json_object, write_config
+from tests.helpers import Engine, invoke, make_people, one_json_object, people_config, write_config
 
 SQLANON = Path(sys.executable).with_name("sqlanon")
 JSON_KEYS = {
@@ -27,38 +27,6 @@ UNREACHABLE = "postgresql+psycopg://u:SECRETPW@127.0.0.1:1/db"
 
 
 
-
-
-def people_rows() -> list[tuple]:
-    """60 rows; 27 (age, sex) classes of exactly 2, plus one class (NULL, 'M') of 6."""
-    return [
-        (i, None if i % 10 == 0 else 20 + i % 30, "M" if i % 2 == 0 else "F", f"{10000 + (i % 30) * 7:05d}",
-         f"person {i}")
-        for i in range(60)
-    ]
-
-
-def make_people(engine: Engine, name: str = "people") -> None:
-    engine.create_table(
-        name,
-        {"id": "INTEGER", "age": "INTEGER", "sex": "VARCHAR", "zip": "VARCHAR", "name": "VARCHAR"},
-        people_rows(),
-    )
-
-
-def people_config(url: str | None, *, output: str = "people_out", **privacy: Any) -> dict[str, Any]:
-    return {
-        "source": {"url": url, "table": "people"} if url else {"table": "people"},
-        "output": {"table": output},
-        "attributes": {
-            "id": {"role": "identifier"},
-            "age": {"role": "quasi_identifier", "hierarchy": {"intervals": {"widths": [5, 10]}}},
-            "sex": {"role": "quasi_identifier", "hierarchy": {"inline": {"F": ["*"], "M": ["*"]}}},
-            "zip": {"role": "quasi_identifier", "hierarchy": {"mask": {"length": 5}}, "max_level": 3},
-            "name": {"role": "ignore"},
-        },
-        "privacy": {"k": 3, "suppression_limit": 0.1, **privacy},
-    }
 
 
 @pytest.fixture

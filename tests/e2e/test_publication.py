@@ -21,11 +21,10 @@ import sqlanon.session
 from sqlanon.engines.duckdb import DuckDBAdapter
 from sqlanon.errors import ConfigError, EngineError
 from sqlanon.output import writer
-from tests.helpers import Engine, write_config
-from tests.test_faults import _env, wait_for
-from tests.test_interrupt import config_data, leftovers, make_source, sleeping
+from tests.e2e.test_faults import _env, wait_for
+from tests.e2e.test_interrupt import config_data, leftovers, make_source, sleeping
+from tests.helpers import REPO, Engine, write_config
 
-REPO = Path(__file__).resolve().parent.parent
 #: What the output table holds before a run replaces it: one row no release has.
 OLD = [("old",)]
 
@@ -248,7 +247,7 @@ CHILD = """
 import sys
 
 import sqlanon
-from tests import test_publication
+from tests.e2e import test_publication
 
 test_publication.use(getattr(test_publication, sys.argv[1]))
 print(sqlanon.anonymize(sys.argv[2]).to_dict())

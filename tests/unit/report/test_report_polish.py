@@ -14,12 +14,8 @@ import pytest
 
 import sqlanon
 from sqlanon.report import render_html
-from tests.helpers import Engine, write_config
-from tests.test_cli import make_people, people_config
-from tests.test_report_html import _base_report, _marks, _svg_block, _with_lattice, small_report
-
-REPO = Path(__file__).resolve().parent.parent
-
+from tests.helpers import REPO, Engine, make_people, people_config, write_config
+from tests.unit.report.test_report_html import _base_report, _marks, _svg_block, _with_lattice, small_report
 
 # -- the loss legend ---------------------------------------------------------------------------------------------
 
