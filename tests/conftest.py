@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 
+from tests.bad_input import COLUMNS, rows
 from tests.helpers import Engine
 
 REPO = Path(__file__).resolve().parent.parent
@@ -85,3 +86,20 @@ def shared_datasets() -> Path:
     if not path.is_dir():
         pytest.skip(f"shared benchmark datasets not found at {path} (needs ../shared beside the repository)")
     return path
+
+
+# -- the bad-input tests' table t (tests/bad_input.py), in their several modules ---------------------------------
+
+
+@pytest.fixture
+def db(duckdb_engine: Engine) -> Engine:
+    """DuckDB holding the bad-input table ``t``."""
+    duckdb_engine.create_table("t", COLUMNS, rows())
+    return duckdb_engine
+
+
+@pytest.fixture
+def both(engine: Engine) -> Engine:
+    """Either engine holding the bad-input table ``t``."""
+    engine.create_table("t", COLUMNS, rows())
+    return engine

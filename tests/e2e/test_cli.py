@@ -1,8 +1,8 @@
 """CLI tests: every command, its help, JSON output, --dry-run, --db and the exit codes of normal runs.
 
 Fast tests use click's CliRunner on ``sqlanon.cli.main`` in-process; a few run the real console script.
-Bad inputs are in ``test_errors.py``, hostile identifiers in ``test_hostile_identifiers.py``, interrupts
-in ``test_interrupt.py``.
+Bad inputs are beside what they check (``tests/bad_input.py`` says where), hostile identifiers in
+``test_hostile_identifiers.py``, interrupts in ``test_interrupt.py``.
 """
 
 from __future__ import annotations

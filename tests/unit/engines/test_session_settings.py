@@ -1,0 +1,306 @@
+"""The engines' session settings around a run: PostgreSQL's temp_buffers, merge joins and work_mem,
+DuckDB's optimizer passes and threads; each restored afterwards, and a setting in the URL left alone."""
+
+from __future__ import annotations
+
+import contextlib
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.bad_input import base_config, config_file
+from tests.helpers import Engine, invoke
+
+
+def test_postgres_session_settings_unless_the_url_says(engine) -> None:
+    """temp_buffers is raised for sqlanon's sessions (the frequency set is a temporary table scanned per
+    node) and merge joins are disfavoured (joins with unanalyzed lookup tables); an explicit
+    ``options=-c name=value`` in the URL is left alone, and its space survives the translation to libpq
+    (SQLAlchemy's rendering turned it into a '+', an unknown setting)."""
+    if engine.name != "postgres":
+        pytest.skip("a PostgreSQL session setting")
+    from urllib.parse import quote
+
+    from sqlanon.engines import adapter_for_url
+
+    sep = "&" if "?" in engine.url else "?"
+    shown = {}
+    options = quote("-c temp_buffers=16MB -c enable_mergejoin=on")
+    for label, url in (("default", engine.url), ("url", engine.url + sep + "options=" + options)):
+        adapter = adapter_for_url(url)
+        adapter.connect()
+        try:
+            (shown[label],), = adapter.execute("SELECT current_setting('temp_buffers') || ' ' || "
+                                               "current_setting('enable_mergejoin')")
+        finally:
+            adapter.close()
+    assert shown == {"default": "256MB off", "url": "16MB on"}
+
+
+def test_postgres_verification_aggregates_with_more_work_mem(
+    both: Engine, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The written table's verification (one aggregate over all its rows) runs with work_mem 64 MB, so that
+    PostgreSQL hashes its classes instead of sorting them on disk, and the session's value comes back after
+    it; a work_mem in the URL is left alone."""
+    if both.name != "postgres":
+        pytest.skip("a PostgreSQL session setting")
+    from urllib.parse import quote
+
+    from sqlanon import run as api  # the run lifecycle calls the verifier
+    from sqlanon.engines.postgres import AGGREGATE_WORK_MEM, PostgresAdapter
+
+    seen: list[str] = []
+    original_run, original_verify = PostgresAdapter.run, api.verify_output
+
+    def run(self, template, **context):
+        if template == "verify_output.sql.j2":
+            seen.append(self.execute("SELECT current_setting('work_mem')")[0][0])
+        return original_run(self, template, **context)
+
+    def verify(adapter, **kwargs):
+        seen.append(adapter.execute("SELECT current_setting('work_mem')")[0][0])
+        try:
+            return original_verify(adapter, **kwargs)
+        finally:
+            seen.append(adapter.execute("SELECT current_setting('work_mem')")[0][0])
+
+    monkeypatch.setattr(PostgresAdapter, "run", run)
+    monkeypatch.setattr(api, "verify_output", verify)
+    result = invoke("anonymize", config_file(tmp_path, base_config(both.url)))
+    assert result.exit_code == 0, result.output
+    assert seen[1] == AGGREGATE_WORK_MEM and seen[0] == seen[2] != AGGREGATE_WORK_MEM, seen
+    seen.clear()
+    url = both.url + ("&" if "?" in both.url else "?") + "options=" + quote("-c work_mem=5MB")
+    data = base_config(url)
+    data["output"]["if_exists"] = "replace"
+    result = invoke("anonymize", config_file(tmp_path, data, "url.yaml"))
+    assert result.exit_code == 0, result.output
+    assert seen == ["5MB", "5MB", "5MB"]
+
+
+def test_duckdb_node_queries_run_without_compressed_materialization(
+    db: Engine, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The search's node queries run with DuckDB's compressed materialization off (faster on small
+    frequency sets), k-only ones without the optimizer passes they never use; the session's own setting is
+    restored afterwards, after an error too, and a user's ``disabled_optimizers`` is kept."""
+    import sqlanon
+    from sqlanon.engines import adapter_for_url
+    from sqlanon.evaluation import evaluator
+    from sqlanon.evaluation.tuning import tuning_for
+
+    def setting(adapter) -> str:
+        return str(adapter.execute("SELECT current_setting('disabled_optimizers')")[0][0])
+
+    adapter = adapter_for_url(f"duckdb:///{tmp_path / 'own.duckdb'}")
+    tuning = tuning_for(adapter)
+    adapter.connect()
+    try:
+        with tuning.node_query_settings(adapter, 1000, judged=True):
+            inside = setting(adapter)
+        with tuning.node_query_settings(adapter, 1000, judged=False):
+            k_only = setting(adapter).split(",")
+        after = setting(adapter)
+        adapter.execute("SET disabled_optimizers = 'join_order'")
+        with pytest.raises(RuntimeError), tuning.node_query_settings(adapter, 1000, judged=True):
+            inside_user = setting(adapter)
+            raise RuntimeError("the search failed")
+        after_user = setting(adapter)
+    finally:
+        adapter.close()
+    assert (inside, after) == ("compressed_materialization", "")
+    # k-only queries also skip the passes they never use (the names this DuckDB knows), but not the pruning
+    # of columns and the statistics for the perfect hash aggregate
+    assert "compressed_materialization" in k_only and "join_order" in k_only and "filter_pushdown" in k_only
+    assert not {"unused_columns", "column_lifetime", "statistics_propagation"} & set(k_only)
+    assert (inside_user, after_user) == ("join_order,compressed_materialization", "join_order")
+
+    seen = []
+    original = evaluator.NodeEvaluator._run
+
+    def run(self, node, weights):
+        seen.append(setting(self.adapter))
+        return original(self, node, weights)
+
+    monkeypatch.setattr(evaluator.NodeEvaluator, "_run", run)
+    sqlanon.anonymize(config_file(tmp_path, base_config(db.url)))  # k-only
+    assert len(set(seen)) == 1 and seen[0] == ",".join(k_only)
+
+
+def test_duckdb_builds_the_frequency_set_without_ordering_its_joins(
+    db: Engine, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The frequency set's joins with the coded hierarchies are 1:1, so DuckDB builds it without ordering them
+    and without join filters (LOOKUP_JOIN_IDLE_OPTIMIZERS); a user's own ``disabled_optimizers`` is kept
+    inside and restored afterwards, after an error too."""
+    import sqlanon
+    from sqlanon.engines import adapter_for_url
+    from sqlanon.engines.base import EngineAdapter
+
+    def setting(adapter) -> str:
+        return str(adapter.execute("SELECT current_setting('disabled_optimizers')")[0][0])
+
+    adapter = adapter_for_url(f"duckdb:///{tmp_path / 'own.duckdb'}")
+    adapter.connect()
+    try:
+        with adapter.aggregate_settings():
+            inside = setting(adapter)
+        after = setting(adapter)
+        adapter.execute("SET disabled_optimizers = 'top_n'")
+        with pytest.raises(RuntimeError), adapter.aggregate_settings():
+            inside_user = setting(adapter)
+            raise RuntimeError("the build failed")
+        after_user = setting(adapter)
+    finally:
+        adapter.close()
+    assert (set(inside.split(",")), after) == ({"join_order", "join_filter_pushdown"}, "")
+    assert (set(inside_user.split(",")), after_user) == ({"top_n", "join_order", "join_filter_pushdown"}, "top_n")
+
+    seen = {}
+    original = EngineAdapter.run
+
+    def run(self, template, **context):
+        if template == "build_frequency_set.sql.j2":
+            seen[template] = setting(self)
+        return original(self, template, **context)
+
+    monkeypatch.setattr(EngineAdapter, "run", run)
+    sqlanon.anonymize(config_file(tmp_path, base_config(db.url)))
+    assert set(seen["build_frequency_set.sql.j2"].split(",")) == {"join_order", "join_filter_pushdown"}
+
+
+def test_duckdb_node_queries_over_one_row_group_run_on_one_thread(
+    db: Engine, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A frequency set that fits in one row group is scanned by one thread anyway: the node queries run on
+    one thread, and the session's thread count comes back afterwards, after an error too. A larger frequency
+    set, or a ``threads`` setting in the URL, keeps the threads."""
+    import sqlanon
+    from sqlanon.engines import adapter_for_url
+    from sqlanon.engines.duckdb import ROW_GROUP_ROWS
+    from sqlanon.evaluation import evaluator
+    from sqlanon.evaluation.tuning import tuning_for
+
+    def threads(adapter) -> int:
+        return int(adapter.execute("SELECT current_setting('threads')")[0][0])
+
+    def inside(url: str, rows: int, fail: bool = False) -> tuple[int, int, int]:
+        adapter = adapter_for_url(url)
+        adapter.connect()
+        try:
+            before = threads(adapter)
+            with pytest.raises(RuntimeError) if fail else contextlib.nullcontext():
+                with tuning_for(adapter).node_query_settings(adapter, rows, judged=False):
+                    during = threads(adapter)
+                    if fail:
+                        raise RuntimeError("the search failed")
+            return before, during, threads(adapter)
+        finally:
+            adapter.close()
+
+    url = f"duckdb:///{tmp_path / 'own.duckdb'}"
+    machine = inside(url, ROW_GROUP_ROWS + 1)[0]
+    if machine < 2:
+        pytest.skip("DuckDB runs on one thread on this machine")
+    assert inside(url, ROW_GROUP_ROWS) == (machine, 1, machine)
+    assert inside(url, ROW_GROUP_ROWS, fail=True) == (machine, 1, machine)
+    assert inside(url, ROW_GROUP_ROWS + 1) == (machine, machine, machine)
+    assert inside(url + "?threads=2", 10) == (2, 2, 2)
+
+    seen = []
+    original = evaluator.NodeEvaluator._run
+
+    def run(self, node, weights):
+        seen.append(threads(self.adapter))
+        return original(self, node, weights)
+
+    monkeypatch.setattr(evaluator.NodeEvaluator, "_run", run)
+    sqlanon.anonymize(config_file(tmp_path, base_config(db.url)))
+    assert seen and set(seen) == {1}
+    # a population's frequency set is joined by every query and not counted: the threads stay
+    assert inside(url, None) == (machine, machine, machine)
+    seen.clear()
+    population = {"population_table": "t", "delta_min": 0, "delta_max": 1}
+    sqlanon.anonymize(config_file(tmp_path, base_config(db.url, delta_presence=population), "dp.yaml"), dry_run=True)
+    assert seen and set(seen) == {machine}
+
+
+def test_duckdb_runs_over_one_row_group_of_source_on_one_thread(
+    duckdb_engine: Engine, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A source of at most one row group is counted, coded and searched on one thread, and the caller's
+    connection gets its thread count back; a larger source gets the threads back once it is counted, and a
+    ``threads`` setting in the URL is left alone."""
+    import duckdb
+
+    import sqlanon
+    from sqlanon.config import parse_config
+    from sqlanon.engines.duckdb import ROW_GROUP_ROWS, DuckDBAdapter
+
+    path = duckdb_engine.extra["path"]
+    with duckdb.connect(path) as con:
+        for name, rows_ in (("small", ROW_GROUP_ROWS), ("large", ROW_GROUP_ROWS + 1)):
+            con.execute(f"CREATE TABLE {name} AS SELECT range % 50 AS age FROM range({rows_})")
+    seen: dict[str, int] = {}
+    original = DuckDBAdapter.run
+
+    def run(self, template, **context):
+        if template in ("count_rows.sql.j2", "build_frequency_set.sql.j2"):
+            seen[template.split(".")[0]] = int(self._con.execute("SELECT current_setting('threads')").fetchone()[0])
+        return original(self, template, **context)
+
+    monkeypatch.setattr(DuckDBAdapter, "run", run)
+
+    def threads_seen(table: str, db: Any) -> dict[str, int]:
+        seen.clear()
+        cfg = parse_config({
+            "source": {"table": table}, "output": {"table": f"{table}_out"},
+            "attributes": {"age": {"role": "quasi_identifier", "hierarchy": {"intervals": {"widths": [10]}}}},
+            "privacy": {"k": 2, "suppression_limit": 0}, "history": {"enabled": False},
+        }, source="<test>")
+        sqlanon.anonymize(cfg, db=db, dry_run=True)
+        return dict(seen)
+
+    con = duckdb.connect(path)
+    try:
+        con.execute("SET threads = 2")
+        assert threads_seen("small", con) == {"count_rows": 1, "build_frequency_set": 1}
+        assert con.execute("SELECT current_setting('threads')").fetchone()[0] == 2
+        assert threads_seen("large", con) == {"count_rows": 1, "build_frequency_set": 2}
+        assert con.execute("SELECT current_setting('threads')").fetchone()[0] == 2
+    finally:
+        con.close()
+    assert threads_seen("small", f"duckdb:///{path}?threads=2") == {"count_rows": 2, "build_frequency_set": 2}
+
+
+def test_postgres_frequency_set_builds_with_more_work_mem(
+    both: Engine, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The frequency set and its copies (whole-table aggregates and a sort into parts) are built with work_mem
+    64 MB, so that they do not spill to disk; the node queries of the search run with the session's value."""
+    if both.name != "postgres":
+        pytest.skip("a PostgreSQL session setting")
+    from sqlanon.engines.postgres import AGGREGATE_WORK_MEM, PostgresAdapter
+    from sqlanon.evaluation.evaluator import NodeEvaluator
+
+    seen: dict[str, set[str]] = {}
+    original_run, original_node = PostgresAdapter.run, NodeEvaluator._run
+
+    def run(self, template, **context):
+        if template in ("count_rows.sql.j2", "build_frequency_set.sql.j2", "summarize_frequency_set.sql.j2"):
+            seen.setdefault(template, set()).add(self.execute("SELECT current_setting('work_mem')")[0][0])
+        return original_run(self, template, **context)
+
+    def node(self, node, weights):
+        seen.setdefault("node", set()).add(self.adapter.execute("SELECT current_setting('work_mem')")[0][0])
+        return original_node(self, node, weights)
+
+    monkeypatch.setattr(PostgresAdapter, "run", run)
+    monkeypatch.setattr(NodeEvaluator, "_run", node)
+    result = invoke("anonymize", config_file(tmp_path, base_config(both.url)), "--dry-run")
+    assert result.exit_code == 0, result.output
+    default = seen["count_rows.sql.j2"]
+    assert seen["build_frequency_set.sql.j2"] == seen["summarize_frequency_set.sql.j2"] == {AGGREGATE_WORK_MEM}
+    assert seen["node"] == default != {AGGREGATE_WORK_MEM}, seen
