@@ -1,13 +1,20 @@
-"""Test helpers: a small handle on a test database of either engine, config writing, and the people table."""
+"""Test helpers: a small handle on a test database of either engine, config writing, node query tunings for tiny
+tables, and the people table."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import contextlib
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import pytest
 import yaml
+
+from sqlanon.engines.duckdb_tuning import DuckDBNodeQueryTuning
+from sqlanon.engines.postgres_tuning import PostgresNodeQueryTuning
+from sqlanon.evaluation import rollup, slicing
 
 #: The repository's root (tests live at any depth below ``tests/``; paths are taken from here).
 REPO = Path(__file__).resolve().parent.parent
@@ -180,6 +187,36 @@ def prepare(session: Any) -> Any:
         return Preparation(session).prepare()
     except ConfigError as exc:
         raise session.named(exc) from None
+
+
+# -- node query tunings made to apply to the tiny tables of the property tests -----------------------
+
+
+def rolled_up_everywhere(mp: pytest.MonkeyPatch) -> None:
+    """Rolled-up code tables (rollup.py) for any code table, kept whatever their size (PostgreSQL's flag)."""
+    for name, value in (("MIN_ROWS", 0), ("MAX_ROWS", 10**9), ("MAX_DENSITY", 1e9), ("KEEP_SHARE", 1e9)):
+        mp.setattr(rollup, name, value)
+
+
+@contextlib.contextmanager
+def sliced_everywhere(parts: int, max_share: float, rolled_up: bool = False, by_ranges: bool = True) -> Iterator[None]:
+    """Sliced feasibility checks (slicing.py) on both engines and on the tiny tables of these tests: any code
+    table is worth slicing, in ``parts`` parts, by the shortest prefix whose largest slice holds at most
+    ``max_share`` of the rows (0: none does, so the most even prefix is taken); with ``rolled_up``, rolled-up
+    code tables too, which serve the nodes above their levels instead. PostgreSQL reads a part by its range
+    of row positions (create_part_ranges.sql.j2) unless ``by_ranges`` is false (then through an index)."""
+    with pytest.MonkeyPatch.context() as mp:
+        for name, value in (("PARTS", parts), ("MIN_ROWS", 0), ("MIN_EXCESS", 0.0), ("MAX_SHARE", max_share),
+                            ("ACCEPTED_SHARE", 1.0)):
+            mp.setattr(slicing, name, value)
+        for tuning in (DuckDBNodeQueryTuning, PostgresNodeQueryTuning):
+            mp.setattr(tuning, "CODE_TABLE", True)
+            mp.setattr(tuning, "SLICED_CHECKS", True)
+            mp.setattr(tuning, "ROLLUPS", rolled_up)
+        mp.setattr(PostgresNodeQueryTuning, "PART_RANGES", by_ranges)
+        if rolled_up:
+            rolled_up_everywhere(mp)
+        yield
 
 
 # -- the people table: the example of the CLI, history and report tests ----------------------------

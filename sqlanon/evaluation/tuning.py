@@ -4,10 +4,10 @@ read, how they group, sum and run, and the session settings they run under.
 Only the node evaluation reads a tuning (``evaluator.py``, ``frequency_set.py``, and the generalization method's
 ``preparation.py`` and ``method.py``, which build what the node queries read); engine adapters know nothing of it.
 Each flag is a performance choice, never a change of result: every combination gives the same statistics
-(``tests/test_properties.py`` draws them). The engine-specific tunings live beside their adapters under
-``sqlanon/engines/`` (the only place that knows engine names) and are found through the registry's table of
-engines; an engine without one (a new adapter) gets this neutral tuning, correct everywhere: every flag off,
-no settings.
+(``tests/unit/evaluation/test_node_evaluation.py`` draws them). The engine-specific tunings live beside their
+adapters under ``sqlanon/engines/`` (the only place that knows engine names) and are found through the registry's
+table of engines; an engine without one (a new adapter) gets this neutral tuning, correct everywhere: every flag
+off, no settings.
 """
 
 from __future__ import annotations

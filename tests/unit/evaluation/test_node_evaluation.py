@@ -1,197 +1,32 @@
-"""Property tests: sqlanon's SQL evaluation and searches against the plain-Python oracle (tests/oracle.py).
+"""Node evaluation in SQL against the plain-Python oracle (``tests/oracle.py``): the classes, suppressed records and
+every metric of random nodes, with each node query tuning on and off (code tables, packed class keys, Loss
+weights per code, rolled-up code tables, sliced checks).
 
-Small random tables (2-3 quasi-identifiers, 0-40 rows, random NULLs) with small random but consistent
-inline hierarchies, on DuckDB and PostgreSQL. The engine fixture is function-scoped while hypothesis runs
-many examples per call, so every example creates its own uniquely named tables.
+Small random tables (``tests/strategies.py``: 2-3 quasi-identifiers, 0-40 rows, random NULLs) with small random but
+consistent inline hierarchies, on DuckDB and PostgreSQL. The engine fixture is function-scoped while hypothesis
+runs many examples per call, so every example creates its own uniquely named tables.
 """
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import itertools
-import math
-import secrets
-from collections.abc import Iterator
-from dataclasses import dataclass, field
-from fractions import Fraction
-from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, event, example, given, settings
+from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
-import sqlanon
-from sqlanon.config import parse_config
 from sqlanon.engines.duckdb_tuning import DuckDBNodeQueryTuning
 from sqlanon.engines.postgres_tuning import PostgresNodeQueryTuning
-from sqlanon.errors import InputError, NoSolutionError
+from sqlanon.errors import InputError
 from sqlanon.evaluation import FrequencySet, NodeEvaluator, rollup, slicing
 from sqlanon.evaluation.evaluator import exact_in_double
 from sqlanon.evaluation.tuning import tuning_for
 from sqlanon.metrics import METRICS
 from sqlanon.session import Session
-from tests.helpers import prepare
-from tests.oracle import METRIC_NAMES, Oracle
-
-QI_NAMES = ("qa", "qb", "qc", "qd", "qe")
-STRATEGY_NAMES = ("flash", "best_first")
-
-_names = itertools.count()
-
-
-def fresh(prefix: str) -> str:
-    return f"{prefix}_{next(_names)}_{secrets.token_hex(3)}"
-
-
-def close(actual: float, expected: float) -> bool:
-    return math.isclose(actual, expected, rel_tol=1e-12, abs_tol=1e-15)
-
-
-# -- random cases ------------------------------------------------------------------------------------
-
-
-@st.composite
-def hierarchies(draw: st.DrawFn, name: str, numeric: bool) -> tuple[dict[Any, list[str]], list[float] | None]:
-    """A consistent random tree: leaves grouped into parents level by level, a single '*' on top.
-
-    Leaves are text, or integers for an INTEGER column (the hierarchy's keys are then YAML integers).
-    Sometimes NULL is mapped explicitly: own labels up to some level, then the path of some leaf.
-    Sometimes a declared WIL loss per level is attached.
-    """
-    n_leaves = draw(st.integers(1, 6))  # 1 included: a NULL generalized to the top still costs 1 (Loss)
-    height = draw(st.integers(2, 4))
-    leaves: list[Any] = [7 * i - 5 for i in range(n_leaves)] if numeric else [f"{name}{i}" for i in range(n_leaves)]
-    paths: dict[Any, list[str]] = {leaf: [] for leaf in leaves}
-    current = {leaf: leaf for leaf in leaves}  # leaf -> its label at the level built last
-    for level in range(1, height - 1):
-        labels = sorted(set(current.values()), key=str)
-        groups = draw(st.lists(st.integers(0, len(labels) - 1), min_size=len(labels), max_size=len(labels)))
-        parent = {lab: f"{name}L{level}g{g}" for lab, g in zip(labels, groups, strict=True)}
-        for leaf in leaves:
-            current[leaf] = parent[current[leaf]]
-            paths[leaf].append(current[leaf])
-    for leaf in leaves:
-        paths[leaf].append("*")
-    mapping: dict[Any, list[str]] = dict(paths)
-    if draw(st.booleans()) and draw(st.booleans()):
-        join = draw(st.integers(1, height - 1))  # first level at which NULL joins a leaf's path
-        like = draw(st.sampled_from(leaves))
-        mapping[None] = [f"{name}N{lvl}" if lvl < join else paths[like][lvl - 1] for lvl in range(1, height)]
-    loss = None
-    if draw(st.integers(0, 4)) == 0:
-        loss = sorted(draw(st.lists(st.sampled_from([0, 0.25, 0.5, 0.75, 1]), min_size=height, max_size=height)))
-    return mapping, loss
-
-
-@dataclass
-class Case:
-    qis: list[str]
-    hierarchies: dict[str, dict[Any, list[str]]]
-    types: dict[str, str]
-    level_loss: dict[str, list[float] | None]
-    rows: list[dict[str, Any]]
-    k: int
-    suppression_limit: float | int
-    null_handling: str
-    priorities: dict[str, float]
-    max_levels: dict[str, int | None] = field(default_factory=dict)
-
-    def max_suppressed(self, n: int) -> int:
-        if isinstance(self.suppression_limit, int):
-            return self.suppression_limit
-        return math.floor(Fraction(str(self.suppression_limit)) * n)
-
-    def oracle(self) -> Oracle:
-        considered = (
-            len(self.rows) if self.null_handling == "extended"
-            else sum(1 for r in self.rows if all(r[q] is not None for q in self.qis))
-        )
-        return Oracle(
-            self.rows, self.qis, self.hierarchies, null_handling=self.null_handling, k=self.k,
-            max_suppressed=self.max_suppressed(considered), priorities=self.priorities,
-            level_loss=self.level_loss, max_levels=self.max_levels,
-        )
-
-    def input_error_expected(self, oracle: Oracle) -> bool:
-        """sqlanon refuses empty inputs and k larger than the number of records considered."""
-        return oracle.total_rows == 0 or oracle.n == 0 or self.k > oracle.n
-
-    def create_table(self, engine, table: str) -> None:
-        columns = {"id": "INTEGER", **{q: self.types[q] for q in self.qis}, "note": "VARCHAR"}
-        engine.create_table(
-            table, columns, [(i, *(r[q] for q in self.qis), r["note"]) for i, r in enumerate(self.rows)]
-        )
-
-    def config(self, engine, table: str, *, metric: str = "loss", strategy: str = "flash",
-               output: str | None = None, suppressed_rows: str = "remove"):
-        attributes: dict[str, Any] = {"id": {"role": "identifier"}}
-        for q in self.qis:
-            hierarchy: dict[str, Any] = {"inline": self.hierarchies[q]}
-            if self.level_loss.get(q) is not None:
-                hierarchy["loss"] = self.level_loss[q]
-            attributes[q] = {
-                "role": "quasi_identifier", "hierarchy": hierarchy, "priority": self.priorities[q],
-                "max_level": self.max_levels.get(q),
-            }
-        attributes["note"] = {"role": "insensitive"}
-        return parse_config({
-            "source": {"url": engine.url, "table": table},
-            "output": {"table": output or f"{table}_out", "if_exists": "replace", "suppressed_rows": suppressed_rows},
-            "attributes": attributes,
-            "privacy": {"k": self.k, "suppression_limit": self.suppression_limit, "null_handling": self.null_handling},
-            "search": {"metric": metric, "strategy": strategy},
-        })
-
-
-@st.composite
-def cases(draw: st.DrawFn, with_limits: bool = False, qi_counts: tuple[int, int] = (2, 3)) -> Case:
-    qis = list(QI_NAMES[: draw(st.integers(*qi_counts))])
-    hier, loss, types = {}, {}, {}
-    for q in qis:
-        types[q] = draw(st.sampled_from(["VARCHAR", "VARCHAR", "INTEGER"]))
-        hier[q], loss[q] = draw(hierarchies(q, types[q] == "INTEGER"))
-    null_rate = draw(st.sampled_from([0, 0, 1, 2]))  # NULL weight against 3 per leaf (0: no NULLs)
-    columns = {}
-    for q in qis:
-        leaves = [v for v in hier[q] if v is not None]
-        choices = leaves * 3 + [None] * null_rate
-        columns[q] = st.sampled_from(choices)
-    n_rows = draw(st.integers(0, 40) | st.integers(8, 40) | st.integers(8, 40))  # 0-40, mostly not tiny
-    rows = draw(st.lists(st.fixed_dictionaries({**columns, "note": st.sampled_from(["x", "y", None])}),
-                         min_size=n_rows, max_size=n_rows))
-    limit = draw(st.one_of(st.sampled_from([0.0, 0.1, 0.3]), st.integers(0, 5)))
-    max_levels: dict[str, int | None] = {}
-    if with_limits and draw(st.booleans()):
-        for q in qis:
-            h = len(next(iter(hier[q].values()))) + 1
-            max_levels[q] = draw(st.one_of(st.none(), st.integers(0, h - 1)))
-    return Case(
-        qis=qis,
-        hierarchies=hier,
-        types=types,
-        level_loss=loss,
-        rows=rows,
-        k=draw(st.integers(1, 4)),
-        suppression_limit=limit,
-        null_handling=draw(st.sampled_from(["extended", "basic"])),
-        priorities={q: draw(st.sampled_from([1.0, 1.0, 0.5, 2.0, 0.0, 3.0])) for q in qis},
-        max_levels=max_levels,
-    )
-
-
-def text_case(qis: list[str], hierarchies: dict[str, dict[Any, list[str]]], rows: list[dict[str, Any]], *,
-              k: int, suppression_limit: int) -> Case:
-    """A hand-written case: text QIs, no declared level loss, extended NULL matching, equal priorities."""
-    return Case(qis=qis, hierarchies=hierarchies, types=dict.fromkeys(qis, "VARCHAR"),
-                level_loss=dict.fromkeys(qis), rows=rows, k=k, suppression_limit=suppression_limit,
-                null_handling="extended", priorities=dict.fromkeys(qis, 1.0))
-
-
-SETTINGS = dict(deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
-
-
-# -- a. node evaluation --------------------------------------------------------------------------------
+from tests.helpers import prepare, rolled_up_everywhere, sliced_everywhere
+from tests.oracle import METRIC_NAMES
+from tests.strategies import QI_NAMES, SETTINGS, Case, cases, close, fresh, text_case
 
 
 @settings(max_examples=25, **SETTINGS)
@@ -400,33 +235,6 @@ def test_loss_weights_are_looked_up_per_code_unless_a_code_has_two(engine) -> No
                              oracle.display("loss", expected.values["loss"])), (single, node)
 
 
-def rolled_up_everywhere(mp: pytest.MonkeyPatch) -> None:
-    """Rolled-up code tables (rollup.py) for any code table, kept whatever their size (PostgreSQL's flag)."""
-    for name, value in (("MIN_ROWS", 0), ("MAX_ROWS", 10**9), ("MAX_DENSITY", 1e9), ("KEEP_SHARE", 1e9)):
-        mp.setattr(rollup, name, value)
-
-
-@contextlib.contextmanager
-def sliced_everywhere(parts: int, max_share: float, rolled_up: bool = False, by_ranges: bool = True) -> Iterator[None]:
-    """Sliced feasibility checks (slicing.py) on both engines and on the tiny tables of these tests: any code
-    table is worth slicing, in ``parts`` parts, by the shortest prefix whose largest slice holds at most
-    ``max_share`` of the rows (0: none does, so the most even prefix is taken); with ``rolled_up``, rolled-up
-    code tables too, which serve the nodes above their levels instead. PostgreSQL reads a part by its range
-    of row positions (create_part_ranges.sql.j2) unless ``by_ranges`` is false (then through an index)."""
-    with pytest.MonkeyPatch.context() as mp:
-        for name, value in (("PARTS", parts), ("MIN_ROWS", 0), ("MIN_EXCESS", 0.0), ("MAX_SHARE", max_share),
-                            ("ACCEPTED_SHARE", 1.0)):
-            mp.setattr(slicing, name, value)
-        for tuning in (DuckDBNodeQueryTuning, PostgresNodeQueryTuning):
-            mp.setattr(tuning, "CODE_TABLE", True)
-            mp.setattr(tuning, "SLICED_CHECKS", True)
-            mp.setattr(tuning, "ROLLUPS", rolled_up)
-        mp.setattr(PostgresNodeQueryTuning, "PART_RANGES", by_ranges)
-        if rolled_up:
-            rolled_up_everywhere(mp)
-        yield
-
-
 @settings(max_examples=25, **SETTINGS)
 @given(case=cases(), parts=st.integers(2, 5), max_share=st.sampled_from([0.0, 0.5, 1.0]), rolled_up=st.booleans(),
        by_ranges=st.booleans())
@@ -553,161 +361,3 @@ def test_parts_over_many_pages_are_read_whole(engine) -> None:
         assert counts[0, 0] == len(rows) and 0 < counts[1, 0] < len(rows) and counts[1, 1] == 0
         bottom = evaluator(fset, 100).evaluate((0, 0), for_metric=False)
         assert bottom.partial and 100 < bottom.suppressed_records < len(rows)
-
-
-# -- b. optimality of the searches -------------------------------------------------------------------
-
-
-#: Pinned boundary: a limit of 0.3 of 5 records is floor(1.5) = 1 record, not round(1.5) = 2. The bottom node
-#: suppresses b and c (2 records, Loss 0.4) and is infeasible; the top (Loss 1) is the optimum.
-FLOORED_LIMIT = Case(qis=["qa"], hierarchies={"qa": {"a": ["*"], "b": ["*"], "c": ["*"]}}, types={"qa": "VARCHAR"},
-                     level_loss={"qa": None}, rows=[{"qa": v, "note": None} for v in "aaabc"], k=2,
-                     suppression_limit=0.3, null_handling="extended", priorities={"qa": 1.0})
-
-
-@settings(max_examples=10, **SETTINGS)
-@given(case=cases(with_limits=True))
-@example(case=FLOORED_LIMIT)
-def test_searches_find_the_oracle_optimum(engine, case: Case) -> None:
-    table = fresh("src")
-    case.create_table(engine, table)
-    oracle = case.oracle()
-    if case.input_error_expected(oracle):
-        event("input error")
-        with pytest.raises(InputError):
-            sqlanon.anonymize(case.config(engine, table), dry_run=True)
-        return
-    event(f"lattice size {len(oracle.nodes())}")
-    for metric in METRIC_NAMES:
-        optimum = oracle.optimum(metric)
-        for strategy in ("exhaustive", *STRATEGY_NAMES):
-            cfg = case.config(engine, table, metric=metric, strategy=strategy)
-            where = f"metric={metric} strategy={strategy}"
-            if optimum is None:
-                event("no solution")
-                with pytest.raises(NoSolutionError):
-                    sqlanon.anonymize(cfg, dry_run=True)
-                continue
-            node, value = optimum
-            result = sqlanon.anonymize(cfg, dry_run=True)
-            assert result.transformation == dict(zip(case.qis, node, strict=True)), where
-            assert close(result.metrics[metric], oracle.display(metric, value)), where
-            at_node = oracle.evaluate(node)
-            assert result.suppressed_rows == at_node.suppressed, where
-            assert result.suppression_limit == oracle.max_suppressed, where
-            assert result.rows_considered == oracle.n, where
-            for name in METRIC_NAMES:
-                assert close(result.metrics[name], oracle.display(name, at_node.values[name])), f"{where}: {name}"
-
-
-@settings(max_examples=10, **SETTINGS)
-@given(case=cases(qi_counts=(4, 5)), nothing_suppressed=st.booleans(), sliced=st.booleans())
-def test_flash_finds_the_oracle_optimum_on_wider_lattices(engine, case: Case, nothing_suppressed: bool,
-                                                          sliced: bool) -> None:
-    """Flash on lattices of up to 4^5 nodes, where its phase-1 forms differ most: the cover (no suppression,
-    or a metric the levels determine) and the walk with the dominance skip (DM*, AECS and Loss under a
-    suppression limit), with whole checks or with sliced checks (slicing.py: Loss under a limit) and rolled-up
-    code tables (rollup.py). Every metric; the optimum, its value and its suppressed rows equal the oracle's."""
-    if nothing_suppressed:
-        case = dataclasses.replace(case, suppression_limit=0)
-    table = fresh("src")
-    case.create_table(engine, table)
-    oracle = case.oracle()
-    if case.input_error_expected(oracle):
-        return
-    event(f"lattice of {len(oracle.nodes()) // 100 * 100}+ nodes")
-    with sliced_everywhere(3, 0.5, rolled_up=True) if sliced else contextlib.nullcontext():
-        _flash_finds_the_oracle_optimum(engine, case, table, oracle)
-
-
-def _flash_finds_the_oracle_optimum(engine, case: Case, table: str, oracle: Oracle) -> None:
-    for metric in METRIC_NAMES:
-        cfg = case.config(engine, table, metric=metric, strategy="flash")
-        optimum = oracle.optimum(metric)
-        if optimum is None:
-            with pytest.raises(NoSolutionError):
-                sqlanon.anonymize(cfg, dry_run=True)
-            continue
-        node, value = optimum
-        result = sqlanon.anonymize(cfg, dry_run=True)
-        where = f"metric={metric}"
-        assert result.transformation == dict(zip(case.qis, node, strict=True)), where
-        assert close(result.metrics[metric], oracle.display(metric, value)), where
-        assert result.suppressed_rows == oracle.evaluate(node).suppressed, where
-        assert result.nodes_evaluated <= len(oracle.nodes()), where
-
-
-# -- c. the written table ------------------------------------------------------------------------------
-
-
-@settings(max_examples=20, **SETTINGS)
-@given(
-    case=cases(with_limits=True),
-    metric=st.sampled_from(METRIC_NAMES),
-    strategy=st.sampled_from(STRATEGY_NAMES),
-    mode=st.sampled_from(["remove", "mask"]),
-)
-def test_written_table_is_k_anonymous(engine, case: Case, metric: str, strategy: str, mode: str) -> None:
-    table, out = fresh("src"), fresh("out")
-    case.create_table(engine, table)
-    oracle = case.oracle()
-    cfg = case.config(engine, table, metric=metric, strategy=strategy, output=out, suppressed_rows=mode)
-    if case.input_error_expected(oracle):
-        event("input error")
-        with pytest.raises(InputError):
-            sqlanon.anonymize(cfg)
-        return
-    optimum = oracle.optimum(metric)
-    if optimum is None:
-        event("no solution")
-        with pytest.raises(NoSolutionError):
-            sqlanon.anonymize(cfg)
-        return
-    if mode == "mask":  # a stale table of the same name is replaced (if_exists: replace)
-        engine.execute(f'CREATE TABLE "{out}" (stale INTEGER)')
-    result = sqlanon.anonymize(cfg)
-    node = optimum[0]
-    expected = oracle.evaluate(node)
-    event(f"{mode}: suppressed rows {'> 0' if expected.suppressed else '= 0'}")
-    assert result.transformation == dict(zip(case.qis, node, strict=True))
-    assert result.verified is True
-    assert result.suppressed_rows == expected.suppressed
-
-    # Independent check with plain SQL on the written table.
-    q = case.qis
-    cols = ", ".join(f'"{c}"' for c in q)
-    header = engine.execute(
-        f"SELECT column_name FROM information_schema.columns WHERE table_name = '{out}' ORDER BY ordinal_position"
-    )
-    columns = [r[0] for r in header]
-    assert columns == [*q, "note"]  # the identifier is dropped, the rest kept in order
-    groups = engine.execute(f'SELECT {cols}, count(*) FROM "{out}" GROUP BY {cols}')
-    star = ("*",) * len(q)
-    classes = {tuple(g[:-1]): int(g[-1]) for g in groups}
-    for key, size in classes.items():
-        if not (mode == "mask" and key == star):
-            assert size >= case.k, f"class {key} has {size} < k={case.k} rows"
-    total = sum(classes.values())
-    considered = oracle.n
-    if mode == "remove":
-        assert total == considered - expected.suppressed
-    else:
-        assert total == considered
-    assert expected.suppressed <= oracle.max_suppressed
-
-    # The classes are exactly the oracle's generalization of the considered records.
-    want: dict[tuple, int] = {}
-    for key, size in expected.classes.items():
-        if size >= case.k:
-            want[key] = want.get(key, 0) + size
-        elif mode == "mask":
-            want[star] = want.get(star, 0) + size
-    assert classes == want
-    assert result.output_rows == total
-    assert not any(t.startswith("sqlanon_") for t in engine.tables())  # no leftover work tables
-
-    # Non-quasi-identifier columns are copied unchanged (all considered rows in mask mode).
-    if mode == "mask":
-        notes = sorted((r[0] or "") for r in engine.execute(f'SELECT note FROM "{out}"'))
-        kept_rows = [r for r in case.rows if case.null_handling == "extended" or all(r[c] is not None for c in q)]
-        assert notes == sorted((r["note"] or "") for r in kept_rows)

@@ -1,5 +1,5 @@
 """Which code tables are rolled up, and which one a node reads (sqlanon/evaluation/rollup.py); the counts from
-them are compared with the oracle in tests/test_properties.py."""
+them are compared with the oracle in test_node_evaluation.py."""
 
 from __future__ import annotations
 

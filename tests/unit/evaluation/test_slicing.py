@@ -1,5 +1,5 @@
 """Which slicing the code table gets (sqlanon/evaluation/slicing.py); the checks themselves are compared with the
-oracle in tests/test_properties.py."""
+oracle in test_node_evaluation.py."""
 
 from __future__ import annotations
 

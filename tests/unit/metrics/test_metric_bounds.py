@@ -22,7 +22,7 @@ from sqlanon.metrics.base import MetricContext
 from sqlanon.session import Session
 from tests.helpers import prepare
 from tests.oracle import Oracle
-from tests.unit.evaluation.test_node_evaluation import SETTINGS, Case, cases, fresh
+from tests.strategies import SETTINGS, Case, cases, fresh
 
 
 def in_oracle_units(name: str, value: Fraction | int, ctx: MetricContext) -> Fraction:
