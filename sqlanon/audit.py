@@ -7,6 +7,7 @@ scratch tables, and the measures of ``measures.py`` (which the run report shares
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import re
 from collections.abc import Mapping, Sequence
@@ -22,6 +23,7 @@ from .hierarchy.sources import read_csv_hierarchy
 from .identifiers import display_name, parse_spelled_name
 from .measures import (
     DEFAULT_C,
+    ClassMeasures,
     column_types,
     measure_classes,
     measure_presence,
@@ -137,7 +139,7 @@ def _parse_c(c: float | int | str | Fraction) -> Fraction:
     return value
 
 
-def check(
+def check(  # noqa: PLR0913 - sqlanon.check, the public entry point: one keyword per option of `sqlanon check`
     db: str,
     table: str,
     qis: list[str],
@@ -165,30 +167,12 @@ def check(
     r; seed 004 Definition 7). ``source`` and ``key`` add the information loss of a microaggregated table
     against its source, matched on ``key`` (``standardize``: the scale, as microaggregation's).
     """
-    if not qis:
-        raise ConfigError("--qi: give at least one quasi-identifier column")
-    if k is not None and k < 1:
-        raise ConfigError(f"--k: must be >= 1 (got {k})")
-    if suppression_limit is not None and not masked_as_suppressed:
-        raise ConfigError(
-            f"--suppression-limit: limits the masked rows, so it needs --masked-as-suppressed "
-            f"(got --suppression-limit {suppression_limit})"
-        )
-    limit_spec = parse_suppression_limit(suppression_limit)
+    # Every option is checked, and every hierarchy file read, before the database is opened.
+    limit_spec = _parse_k_and_limit(qis, k, masked_as_suppressed, suppression_limit)
     q_value = _parse_q(q)
-    if (source is None) != (key is None):
-        raise ConfigError("--source and --key go together: the source table and the column that matches its rows "
-                          "to the checked table's")
-    if standardize not in ("z_score", "range", "none"):
-        raise ConfigError(f"--standardize: expected z_score, range or none (got {standardize!r})")
+    _check_source_options(source, key, standardize)
     attributes = list(dict.fromkeys(sensitive or []))
-    hierarchy_paths = {name: Path(path) for name, path in (hierarchies or {}).items()}
-    for name, path in hierarchy_paths.items():
-        if name not in attributes:
-            raise ConfigError(
-                f"--hierarchy: {name!r} is not one of the --sensitive attributes "
-                f"({', '.join(attributes) or 'none given'}) (value {name}={path})"
-            )
+    hierarchy_paths = _hierarchy_paths(hierarchies, attributes)
     c_value = _parse_c(c)
     hierarchy_rows = {
         name: _read_hierarchy(path, f"--hierarchy {name}={path}") for name, path in hierarchy_paths.items()
@@ -202,91 +186,37 @@ def check(
         # As the database resolves them (its case rule, search_path), like every name sqlanon reads.
         parts = adapter.resolve_relation(spelled).parts
         population_parts = None if spelled_population is None else adapter.resolve_relation(spelled_population).parts
-        try:
-            columns = adapter.column_names(parts)
-        except Exception:
-            raise InputError(f"--table: table {display_name(parts)} not found in {adapter.display_url}") from None
-        unknown = [q for q in qis if q not in columns]
-        if unknown:
-            raise ConfigError(
-                f"--qi: no column {', '.join(repr(u) for u in unknown)} in {display_name(parts)} "
-                f"(columns: {', '.join(columns)})"
-            )
-        missing = [s for s in attributes if s not in columns]
-        if missing:
-            raise ConfigError(
-                f"--sensitive: no column {', '.join(repr(u) for u in missing)} in {display_name(parts)} "
-                f"(columns: {', '.join(columns)})"
-            )
-        both = [s for s in attributes if s in qis]
-        if both:
-            raise ConfigError(
-                f"--sensitive: {', '.join(repr(b) for b in both)} is also a quasi-identifier (--qi); "
-                f"a sensitive attribute must not be one"
-            )
+        columns = _checked_columns(adapter, parts, qis, attributes)
         if population_parts is not None:
             _check_population(adapter, population_parts, qis)
-
-        lookups: dict[str, tuple[str, int]] = {}
-        for index, (name, rows) in enumerate(hierarchy_rows.items()):
-            where = f"--hierarchy {name}={hierarchy_paths[name]}"
-            lookup = session.scratch(f"audit_h{index}")
-            _load_hierarchy(adapter, rows, lookup, parts, name, where)
-            lookups[name] = (lookup, len(rows[0]) - 1)
-
-        measured = measure_classes(adapter, parts, qis, k)
-        if measured.rows == 0:
-            raise InputError(
-                f"--table: table {display_name(parts)} in {adapter.display_url} is empty (0 rows): "
-                f"there are no equivalence classes to check"
-            )
+        lookups = _load_hierarchies(session, hierarchy_rows, hierarchy_paths, parts)
+        measured = _measure_classes(adapter, parts, qis, k)
         distribution = class_distribution(adapter, parts, qis) if masked_as_suppressed else None
-        measures: dict[str, dict[str, Any]] | None = None
-        if attributes:
-            types = column_types(adapter, parts, attributes)
-            measures = {
-                name: measure_sensitive(adapter, parts, qis, name, c_value, type_name=type_name,
-                                        lookup=lookups.get(name))
-                for name, type_name in zip(attributes, types, strict=True)
-            }
-        if q_value is not None and measures is not None:
-            for name, type_name in zip(attributes, types, strict=True):
-                measures[name]["kpqr"] = _kpqr(adapter, parts, qis, name, q_value, numeric_kind(type_name))
-        presence = None
-        if population_parts is not None:
-            presence = _presence(adapter, parts, population_parts, qis)
+        measures = _measure_sensitive(adapter, parts, qis, attributes, c_value, lookups, q_value)
+        presence = None if population_parts is None else _presence(adapter, parts, population_parts, qis)
         loss = None
         if spelled_source is not None and key is not None:
             loss = _information_loss(adapter, parts, adapter.resolve_relation(spelled_source).parts, key, qis,
                                      standardize, columns)
 
-    rows_, classes, smallest, largest = measured.rows, measured.classes, measured.smallest, measured.largest
-    below, below_records, with_null = measured.below_k, measured.records_below_k, measured.rows_with_null
     masked = limit = within = None
     if distribution is not None:
-        # The same class sizes without the all-'*' class, whose rows are reported as suppressed instead.
-        kept = [(size, count) for size, star, count in distribution if not star]
-        masked = sum(size * count for size, star, count in distribution if star)
-        classes = sum(count for _, count in kept)
-        smallest = min((size for size, _ in kept), default=None)
-        largest = max((size for size, _ in kept), default=None)
-        below = sum(count for size, count in kept if k is not None and size < k)
-        below_records = sum(size * count for size, count in kept if k is not None and size < k)
+        measured, masked = _without_masked_rows(measured, distribution, k)
         if limit_spec is not None:
-            limit = limit_spec if isinstance(limit_spec, int) else math.floor(limit_spec * int(rows_))
+            limit = limit_spec if isinstance(limit_spec, int) else math.floor(limit_spec * measured.rows)
             within = masked <= limit
     return CheckResult(
         table=display_name(parts),
         quasi_identifiers=qis,
         k=k,
-        rows=int(rows_),
-        classes=int(classes),
-        smallest_class=None if smallest is None else int(smallest),
-        largest_class=None if largest is None else int(largest),
-        classes_below_k=None if k is None else int(below),
-        records_below_k=None if k is None else int(below_records),
-        rows_with_null=int(with_null),
-        k_anonymous=None if k is None else int(below) == 0,
+        rows=measured.rows,
+        classes=measured.classes,
+        smallest_class=measured.smallest,
+        largest_class=measured.largest,
+        classes_below_k=None if k is None else measured.below_k,
+        records_below_k=None if k is None else measured.records_below_k,
+        rows_with_null=measured.rows_with_null,
+        k_anonymous=None if k is None else measured.below_k == 0,
         sensitive=measures,
         delta_presence=presence,
         masked_rows=masked,
@@ -294,6 +224,131 @@ def check(
         within_suppression_limit=within,
         information_loss=loss,
     )
+
+
+def _parse_k_and_limit(
+    qis: list[str], k: int | None, masked_as_suppressed: bool, suppression_limit: str | int | Fraction | None
+) -> int | Fraction | None:
+    """``--qi``, ``--k`` and ``--suppression-limit`` checked; the limit parsed (``parse_suppression_limit``)."""
+    if not qis:
+        raise ConfigError("--qi: give at least one quasi-identifier column")
+    if k is not None and k < 1:
+        raise ConfigError(f"--k: must be >= 1 (got {k})")
+    if suppression_limit is not None and not masked_as_suppressed:
+        raise ConfigError(
+            f"--suppression-limit: limits the masked rows, so it needs --masked-as-suppressed "
+            f"(got --suppression-limit {suppression_limit})"
+        )
+    return parse_suppression_limit(suppression_limit)
+
+
+def _check_source_options(source: str | None, key: str | None, standardize: str) -> None:
+    if (source is None) != (key is None):
+        raise ConfigError("--source and --key go together: the source table and the column that matches its rows "
+                          "to the checked table's")
+    if standardize not in ("z_score", "range", "none"):
+        raise ConfigError(f"--standardize: expected z_score, range or none (got {standardize!r})")
+
+
+def _hierarchy_paths(hierarchies: Mapping[str, str | Path] | None, attributes: list[str]) -> dict[str, Path]:
+    """``--hierarchy`` files by attribute, each of a ``--sensitive`` attribute."""
+    hierarchy_paths = {name: Path(path) for name, path in (hierarchies or {}).items()}
+    for name, path in hierarchy_paths.items():
+        if name not in attributes:
+            raise ConfigError(
+                f"--hierarchy: {name!r} is not one of the --sensitive attributes "
+                f"({', '.join(attributes) or 'none given'}) (value {name}={path})"
+            )
+    return hierarchy_paths
+
+
+def _checked_columns(
+    adapter: EngineAdapter, table: tuple[str, ...], qis: list[str], attributes: list[str]
+) -> list[str]:
+    """The columns of ``table``, which must hold every ``--qi`` and ``--sensitive`` column, none of them both."""
+    try:
+        columns = adapter.column_names(table)
+    except Exception:
+        raise InputError(f"--table: table {display_name(table)} not found in {adapter.display_url}") from None
+    unknown = [q for q in qis if q not in columns]
+    if unknown:
+        raise ConfigError(
+            f"--qi: no column {', '.join(repr(u) for u in unknown)} in {display_name(table)} "
+            f"(columns: {', '.join(columns)})"
+        )
+    missing = [s for s in attributes if s not in columns]
+    if missing:
+        raise ConfigError(
+            f"--sensitive: no column {', '.join(repr(u) for u in missing)} in {display_name(table)} "
+            f"(columns: {', '.join(columns)})"
+        )
+    both = [s for s in attributes if s in qis]
+    if both:
+        raise ConfigError(
+            f"--sensitive: {', '.join(repr(b) for b in both)} is also a quasi-identifier (--qi); "
+            f"a sensitive attribute must not be one"
+        )
+    return columns
+
+
+def _load_hierarchies(
+    session: DatabaseSession, hierarchy_rows: dict[str, list[list[str | None]]], hierarchy_paths: dict[str, Path],
+    table: tuple[str, ...],
+) -> dict[str, tuple[str, int]]:
+    """Each ``--hierarchy`` as a scratch lookup table: attribute -> (lookup table, height)."""
+    lookups: dict[str, tuple[str, int]] = {}
+    for index, (name, rows) in enumerate(hierarchy_rows.items()):
+        where = f"--hierarchy {name}={hierarchy_paths[name]}"
+        lookup = session.scratch(f"audit_h{index}")
+        _load_hierarchy(session.adapter, rows, lookup, table, name, where)
+        lookups[name] = (lookup, len(rows[0]) - 1)
+    return lookups
+
+
+def _measure_classes(adapter: EngineAdapter, table: tuple[str, ...], qis: list[str], k: int | None) -> ClassMeasures:
+    measured = measure_classes(adapter, table, qis, k)
+    if measured.rows == 0:
+        raise InputError(
+            f"--table: table {display_name(table)} in {adapter.display_url} is empty (0 rows): "
+            f"there are no equivalence classes to check"
+        )
+    return measured
+
+
+def _measure_sensitive(
+    adapter: EngineAdapter, table: tuple[str, ...], qis: list[str], attributes: list[str], c: Fraction,
+    lookups: dict[str, tuple[str, int]], q: Fraction | None,
+) -> dict[str, dict[str, Any]] | None:
+    """Each sensitive attribute's measures (``measure_sensitive``), with its (k,p,q,r)-anonymity for ``q``; None
+    without sensitive attributes."""
+    if not attributes:
+        return None
+    types = column_types(adapter, table, attributes)
+    measures = {
+        name: measure_sensitive(adapter, table, qis, name, c, type_name=type_name, lookup=lookups.get(name))
+        for name, type_name in zip(attributes, types, strict=True)
+    }
+    if q is not None:
+        for name, type_name in zip(attributes, types, strict=True):
+            measures[name]["kpqr"] = _kpqr(adapter, table, qis, name, q, numeric_kind(type_name))
+    return measures
+
+
+def _without_masked_rows(
+    measured: ClassMeasures, distribution: list[tuple[int, bool, int]], k: int | None
+) -> tuple[ClassMeasures, int]:
+    """The class measures without the all-'*' class, whose rows are suppressed records instead; and their count."""
+    kept = [(size, count) for size, star, count in distribution if not star]
+    masked = sum(size * count for size, star, count in distribution if star)
+    below = [(size, count) for size, count in kept if k is not None and size < k]
+    return dataclasses.replace(
+        measured,
+        classes=sum(count for _, count in kept),
+        smallest=min((size for size, _ in kept), default=None),
+        largest=max((size for size, _ in kept), default=None),
+        below_k=sum(count for _, count in below),
+        records_below_k=sum(size * count for size, count in below),
+    ), masked
 
 
 def _parse_q(q: float | str | None) -> Fraction | None:
