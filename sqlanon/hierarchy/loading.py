@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..config.models import HierarchyConfig
@@ -51,7 +51,7 @@ class LoadedHierarchy:
     loss: tuple[float, ...] | None
 
 
-def load_hierarchy(
+def load_hierarchy(  # noqa: PLR0913 - keyword-only, each named at its two call sites
     adapter: EngineAdapter,
     config: HierarchyConfig,
     *,
@@ -78,68 +78,29 @@ def load_hierarchy(
     where = f"attributes.{attribute}.hierarchy"
     raw, coded = f"{prefix}h{index}", f"{prefix}c{index}"
     kind = config.kind
-    rows: list[list[str | None]] | None = None
-    path: Path | None = None
-    loaded: int | None = None  # height of a CSV hierarchy the database read itself
-    context = {"lookup": raw, "source": tuple(source), "column": attribute}
-    if kind == "csv":
-        assert config.csv is not None
-        path = resolve(config.csv)
-        if not _small_file(path):
-            created.append(raw)
-            height = loaded = _load_plain_csv(adapter, config, path, raw, f"{prefix}s{index}")
-        if loaded is None:
-            rows = read_csv_hierarchy(path, config.delimiter, config.null_value, f"{where}.csv")
-            height = len(rows[0]) - 1
-    elif kind == "inline":
-        assert config.inline is not None
-        if not config.inline:
-            raise ConfigError(f"{where}.inline: the mapping is empty")
-        rows = inline_rows(config.inline, where, config.null_value)
-        height = len(rows[0]) - 1
-    elif kind == "table":
-        assert config.table is not None
-        table = adapter.resolve_relation(parse_spelled_name(config.table)).parts
-        try:
-            columns = adapter.column_names(table)
-        except Exception:
-            raise ConfigError(f"{where}.table: hierarchy table not found (value: {config.table!r})") from None
-        height = len(columns)
-        context.update(source=table, columns=columns)
-    elif kind == "intervals":
-        assert config.intervals is not None
-        height = len(config.intervals.widths) + 2
-        context.update(widths=config.intervals.widths)
-    elif kind == "mask":
-        assert config.mask is not None
-        height = config.mask.length + 1
-        context.update(length=config.mask.length, char=config.mask.char)
-    else:
-        assert config.dates is not None
-        height = len(config.dates.levels) + 2
-        context.update(levels=config.dates.levels)
-
+    found = _read_source(adapter, config, where, resolve, raw, f"{prefix}s{index}", created)
+    height = found.height
     if config.loss is not None and len(config.loss) != height:
         raise ConfigError(f"{where}.loss: {len(config.loss)} values for a hierarchy of height {height}")
 
     # A file of one column whose lines hold another delimiter was most likely read with the wrong one.
-    hint = delimiter_hint(path, config.delimiter) if path is not None and height == 1 else ""
+    hint = delimiter_hint(found.path, config.delimiter) if found.path is not None and height == 1 else ""
     if kind == "csv":
         where = f"{where} (file {config.csv})"  # content errors name the hierarchy file too
-    if rows is not None:
-        leaves = _load_rows(adapter, rows, height, raw, coded, source, attribute, where, created, check_values,
-                            deferred, hint)
+    loading = _Loading(adapter, tuple(source), attribute, raw, coded, where, created, check_values)
+    if found.rows is not None:
+        leaves = _load_rows(loading, found.rows, height, deferred, hint)
         checked = coded  # same value and label columns as the raw table
     else:
-        if loaded is None:  # else load_csv_hierarchy.sql.j2 created and filled it
+        if not found.loaded:  # else load_csv_hierarchy.sql.j2 created and filled it
             created.append(raw)
             adapter.run("create_lookup_table.sql.j2", table=raw, height=height)
+            context = {"lookup": raw, "source": tuple(source), "column": attribute, **found.build}
             _build(adapter, kind, context, where, attribute)
         # A builder's hierarchy holds the source's values alone already.
         generated = kind in ("intervals", "mask", "dates")
         leaves = _code_in_database(
-            adapter, raw, coded, source, attribute, height, where, created, check_values,
-            source_rows if kind in ("csv", "table") else None, hint=hint,
+            loading, height, source_rows if kind in ("csv", "table") else None, hint=hint,
             empty=_entirely_null(attribute, source, prefix, kind) if generated else None,
             mask_length=config.mask.length if config.mask is not None else None,
         )
@@ -153,6 +114,84 @@ def load_hierarchy(
         leaves=leaves,
         loss=tuple(config.loss) if config.loss is not None else None,
     )
+
+
+@dataclass(frozen=True)
+class _Source:
+    """A hierarchy as its config gives it: its height, and what fills its raw lookup table."""
+
+    height: int
+    #: Rows read in Python (a small CSV file, an inline mapping), checked and coded there (``_load_rows``).
+    rows: list[list[str | None]] | None = None
+    #: The file of a CSV hierarchy.
+    path: Path | None = None
+    #: The database read the CSV file into the raw lookup table itself (``_load_plain_csv``).
+    loaded: bool = False
+    #: What a builder's template needs besides the lookup table and the column (``_build``).
+    build: dict[str, object] = field(default_factory=dict)
+
+
+def _read_source(
+    adapter: EngineAdapter, config: HierarchyConfig, where: str, resolve, raw: str, staging: str, created: list[str]
+) -> _Source:
+    """Read a CSV or inline hierarchy's rows (a large plain CSV file straight into ``raw``, by the database), or
+    describe a builder's."""
+    if config.kind == "csv":
+        assert config.csv is not None
+        path = resolve(config.csv)
+        if not _small_file(path):
+            created.append(raw)
+            loaded = _load_plain_csv(adapter, config, path, raw, staging)
+            if loaded is not None:
+                return _Source(loaded, path=path, loaded=True)
+        rows = read_csv_hierarchy(path, config.delimiter, config.null_value, f"{where}.csv")
+        return _Source(len(rows[0]) - 1, rows=rows, path=path)
+    if config.kind == "inline":
+        assert config.inline is not None
+        if not config.inline:
+            raise ConfigError(f"{where}.inline: the mapping is empty")
+        rows = inline_rows(config.inline, where, config.null_value)
+        return _Source(len(rows[0]) - 1, rows=rows)
+    return _builder_source(adapter, config, where)
+
+
+def _builder_source(adapter: EngineAdapter, config: HierarchyConfig, where: str) -> _Source:
+    """A hierarchy the database builds: copied from a table, or generated (intervals, mask, dates)."""
+    if config.kind == "table":
+        assert config.table is not None
+        table = adapter.resolve_relation(parse_spelled_name(config.table)).parts
+        try:
+            columns = adapter.column_names(table)
+        except Exception:
+            raise ConfigError(f"{where}.table: hierarchy table not found (value: {config.table!r})") from None
+        return _Source(len(columns), build={"source": table, "columns": columns})
+    if config.kind == "intervals":
+        assert config.intervals is not None
+        return _Source(len(config.intervals.widths) + 2, build={"widths": config.intervals.widths})
+    if config.kind == "mask":
+        assert config.mask is not None
+        return _Source(config.mask.length + 1, build={"length": config.mask.length, "char": config.mask.char})
+    assert config.dates is not None
+    return _Source(len(config.dates.levels) + 2, build={"levels": config.dates.levels})
+
+
+@dataclass(frozen=True)
+class _Loading:
+    """One hierarchy being loaded: where, from which column, into which lookup tables, and what is checked."""
+
+    adapter: EngineAdapter
+    #: The table whose column ``attribute`` the hierarchy generalizes.
+    source: tuple[str, ...]
+    attribute: str
+    #: The raw lookup table (the rows as written) and the integer-coded one.
+    raw: str
+    coded: str
+    #: Where error messages point (config key, and the file of a CSV hierarchy).
+    where: str
+    #: Receives every table created, so that the caller can always drop them.
+    created: list[str]
+    #: Whether the source's values are checked against level 0 here (``load_hierarchy``).
+    check_values: bool
 
 
 def _entirely_null(attribute: str, source: Sequence[str], prefix: str, kind: str) -> str:
@@ -184,8 +223,7 @@ def _build(adapter: EngineAdapter, kind: str, context: dict, where: str, attribu
 
 
 def _code_in_database(
-    adapter: EngineAdapter, raw: str, coded: str, source: Sequence[str], attribute: str, height: int, where: str,
-    created: list[str], check_values: bool, source_rows: int | None, *, hint: str = "", empty: str | None = None,
+    loading: _Loading, height: int, source_rows: int | None, *, hint: str = "", empty: str | None = None,
     mask_length: int | None = None,
 ) -> int:
     """Survey (``is_plain_tree``; validate where it finds no plain tree), describe and encode the raw lookup
@@ -197,24 +235,26 @@ def _code_in_database(
     still count every row of the hierarchy. ``hint``: added to the message about several top labels; ``empty``:
     the message for a hierarchy without values; ``mask_length``: a mask hierarchy's length, for the message
     about values of another length."""
+    adapter, raw, where = loading.adapter, loading.raw, loading.where
     # Of height 1, level 0 is the top, where the NULL row added below takes a value's label.
-    surveyed = f"{raw}_sequences" if not check_values and height > 1 else None
+    surveyed = f"{raw}_sequences" if not loading.check_values and height > 1 else None
     if surveyed is not None:
-        created.append(surveyed)
+        loading.created.append(surveyed)
     unique = surveyed is not None and is_plain_tree(adapter, raw, height, surveyed)
     sequences = surveyed if unique else None  # read again by the description and the coding of a plain tree
     if not unique:
-        _validate(adapter, raw, source, attribute, height, where, check_values, mask_length=mask_length)
+        _validate(adapter, raw, loading.source, loading.attribute, height, where, loading.check_values,
+                  mask_length=mask_length)
     leaves, null_rows, top_labels, top_label = describe_lookup(adapter, raw, height, sequences)
     _check_description(where, leaves, null_rows, top_labels, hint=hint, empty=empty)
     if null_rows == 0:
         adapter.run("add_null_row.sql.j2", lookup=raw, height=height, top_label=top_label)
-    created.append(coded)
+    loading.created.append(loading.coded)
     few = source_rows is not None and source_rows <= height * (int(leaves) + 1)
-    adapter.run("encode_hierarchy.sql.j2", lookup=raw, coded=coded, height=height, null_explicit=null_rows == 1,
-                leaves=leaves, unique=unique, sequences=sequences,
+    adapter.run("encode_hierarchy.sql.j2", lookup=raw, coded=loading.coded, height=height,
+                null_explicit=null_rows == 1, leaves=leaves, unique=unique, sequences=sequences,
                 null_sequence=top_label if unique and null_rows == 0 else None,
-                data={"source": tuple(source), "column": attribute} if few else None)
+                data={"source": loading.source, "column": loading.attribute} if few else None)
     return int(leaves)
 
 
@@ -252,29 +292,29 @@ def _small_file(path: Path) -> bool:
 
 
 def _load_rows(
-    adapter: EngineAdapter, rows: list[list[str | None]], height: int, raw: str, coded: str,
-    source: Sequence[str], attribute: str, where: str, created: list[str], check_values: bool,
-    deferred: list[CodedRows] | None = None, hint: str = "",
+    loading: _Loading, rows: list[list[str | None]], height: int, deferred: list[CodedRows] | None = None,
+    hint: str = "",
 ) -> int:
     """The coded table of a hierarchy whose rows are in Python, checked and coded there; the number of
     leaves. A hierarchy that is not a tree goes to the database after all, which lists its problems."""
+    adapter, where = loading.adapter, loading.where
     if not encoding.well_formed(rows, height):
-        created.append(raw)
-        load_lookup_rows(adapter, rows, raw, source, attribute, where, check_values)
+        loading.created.append(loading.raw)
+        load_lookup_rows(adapter, rows, loading.raw, loading.source, loading.attribute, where, loading.check_values)
         raise EngineError(f"{where}: the database found no fault in a hierarchy Python rejected")  # pragma: no cover
     described = encoding.describe(rows)
     _check_description(where, described.leaves, described.null_rows, described.top_labels, hint=hint)
     null_explicit = described.null_rows == 1
     if not null_explicit:
         rows = [*rows, [None] * height + [described.top_label]]  # add_null_row.sql.j2
-    created.append(coded)
-    batch = [CodedRows(coded, height, encoding.encode(rows, height, null_explicit))]
-    if deferred is not None and not check_values:
+    loading.created.append(loading.coded)
+    batch = [CodedRows(loading.coded, height, encoding.encode(rows, height, null_explicit))]
+    if deferred is not None and not loading.check_values:
         deferred.extend(batch)
     else:
         adapter.create_coded_tables(batch)
-    if check_values:  # values of the data missing from level 0
-        _validate(adapter, coded, source, attribute, height, where)
+    if loading.check_values:  # values of the data missing from level 0
+        _validate(adapter, loading.coded, loading.source, loading.attribute, height, where)
     return described.leaves
 
 
