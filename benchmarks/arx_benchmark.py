@@ -377,8 +377,10 @@ class WarmRuns:
     interleaved (``run_interleaved``): a slower minute of the machine then slows every engine alike, and the
     ratio between them is measured side by side."""
 
-    def __init__(self, ds: Dataset, engine: str, k: int, supp: float, metric: str, pg: Postgres | None,
-                 model: str = "-", dk: DuckDBFile | None = None, history: bool = False) -> None:
+    def __init__(  # noqa: PLR0913 - a row's coordinates (dataset, engine, k, suppression, metric, model), its sources
+        self, ds: Dataset, engine: str, k: int, supp: float, metric: str, pg: Postgres | None, model: str = "-",
+        dk: DuckDBFile | None = None, history: bool = False,
+    ) -> None:
         from sqlanon.config import parse_config
 
         self.row = Row(ds.key, engine, k, supp, metric, model=model)
@@ -437,8 +439,10 @@ def sqlanon_command() -> list[str]:
     return [sys.executable, "-c", "from sqlanon.cli import main; main()"]
 
 
-def run_cold(ds: Dataset, engine: str, k: int, supp: float, metric: str, runs: int,
-             pg: Postgres | None, dk: DuckDBFile | None = None, history: bool = False) -> Row:
+def run_cold(  # noqa: PLR0913 - as WarmRuns: a row's coordinates, the number of runs, its sources
+    ds: Dataset, engine: str, k: int, supp: float, metric: str, runs: int, pg: Postgres | None,
+    dk: DuckDBFile | None = None, history: bool = False,
+) -> Row:
     """Time `sqlanon anonymize CONFIG --dry-run --json` in a fresh process (imports and all)."""
     import yaml
 
@@ -617,63 +621,72 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     if args.quick:
         args.datasets, args.engines, args.metrics, args.configs = ["adult"], ["duckdb"], ["loss"], [(5, 0.05)]
     elif args.cold:
-        if "--datasets" not in given:
-            args.datasets = ["adult"]
-        if "--metrics" not in given:
-            args.metrics = ["loss"]
-        if "--configs" not in given:
-            args.configs = [(5, 0.05)]
-        if "--engines" not in given:
-            args.engines = ["duckdb"]
+        _unless_given(args, given, datasets=["adult"], metrics=["loss"], configs=[(5, 0.05)], engines=["duckdb"])
     if args.models:
-        if "--datasets" not in given:
-            args.datasets = ["adult"]
-        if "--configs" not in given:
-            args.configs = [(5, 0.05)]
+        _unless_given(args, given, datasets=["adult"], configs=[(5, 0.05)])
     if args.configs is None:
         args.configs = list(CONFIGURATIONS)
     return args
 
 
-def main(argv: list[str] | None = None) -> int:
-    args = parse_args(argv)
+def _unless_given(args: argparse.Namespace, given: set[str], **defaults: Any) -> None:
+    """The narrower defaults of --cold and --models, for the options not given on the command line."""
+    for name, value in defaults.items():
+        if f"--{name}" not in given:
+            setattr(args, name, value)
+
+
+def missing_inputs(datasets: list[str]) -> str | None:
+    """Why the benchmark cannot run on ``datasets`` (a directory or file not found), or None."""
     if not DATASETS_DIR.is_dir():
-        print(f"error: benchmark datasets not found at {DATASETS_DIR}\n"
-              f"(expected ../shared/datasets/ beside the repository {REPO}; they are never copied into it)",
-              file=sys.stderr)
-        return 2
-    for key in args.datasets:
+        return (f"benchmark datasets not found at {DATASETS_DIR}\n"
+                f"(expected ../shared/datasets/ beside the repository {REPO}; they are never copied into it)")
+    for key in datasets:
         ds = DATASETS[key]
         missing = [p for p in (ds.csv_path, *(ds.hierarchy_path(q) for q in ds.qis)) if not p.is_file()]
         if missing:
             shown = ", ".join(str(m) for m in missing)
-            print(f"error: {ds.label}: missing file(s): {shown}", file=sys.stderr)
-            return 2
+            return f"{ds.label}: missing file(s): {shown}"
+    return None
+
+
+def run_all(args: argparse.Namespace, pg: Postgres | None, dk: DuckDBFile | None) -> list[Row]:
+    """Every configuration the options select, each engine's runs side by side."""
+    rows: list[Row] = []
+    for key in args.datasets:
+        ds = DATASETS[key]
+        print(f"{ds.label}: {ds.csv_path} (QIs in level order: {', '.join(ds.qis)})", file=sys.stderr)
+        for k, supp in args.configs:
+            for metric in args.metrics:
+                for model in args.models or ["-"]:
+                    if model != "-" and ds.key not in SENSITIVE:
+                        continue
+                    if args.cold:
+                        done = [run_cold(ds, engine, k, supp, metric, args.runs, pg, dk, args.history)
+                                for engine in args.engines]
+                    else:  # the engines' runs interleaved: their ratio is measured side by side
+                        done = run_interleaved([WarmRuns(ds, engine, k, supp, metric, pg, model, dk, args.history)
+                                                for engine in args.engines], args.runs, args.warmup)
+                    for row in done:
+                        print_progress(row)
+                    rows.extend(done)
+    return rows
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    problem = missing_inputs(args.datasets)
+    if problem is not None:
+        print(f"error: {problem}", file=sys.stderr)
+        return 2
 
     print(f"sqlanon ARX benchmark: datasets={','.join(args.datasets)} engines={','.join(args.engines)} "
           f"metrics={','.join(args.metrics)} configs={args.configs} runs={args.runs} warmup={args.warmup} "
           f"mode={'cold' if args.cold else 'warm'} history={'on' if args.history else 'off'}; "
           f"{os.cpu_count()} CPUs; Python {sys.version.split()[0]}, DuckDB {_duckdb_version()}", file=sys.stderr)
-    rows: list[Row] = []
     started = time.perf_counter()
     with postgres_database("postgres" in args.engines) as pg, duckdb_file(args.duckdb_source) as dk:
-        for key in args.datasets:
-            ds = DATASETS[key]
-            print(f"{ds.label}: {ds.csv_path} (QIs in level order: {', '.join(ds.qis)})", file=sys.stderr)
-            for k, supp in args.configs:
-                for metric in args.metrics:
-                    for model in args.models or ["-"]:
-                        if model != "-" and ds.key not in SENSITIVE:
-                            continue
-                        if args.cold:
-                            done = [run_cold(ds, engine, k, supp, metric, args.runs, pg, dk, args.history)
-                                    for engine in args.engines]
-                        else:  # the engines' runs interleaved: their ratio is measured side by side
-                            done = run_interleaved([WarmRuns(ds, engine, k, supp, metric, pg, model, dk, args.history)
-                                                    for engine in args.engines], args.runs, args.warmup)
-                        for row in done:
-                            print_progress(row)
-                        rows.extend(done)
+        rows = run_all(args, pg, dk)
     rows.sort(key=lambda r: (args.datasets.index(r.dataset), args.engines.index(r.engine)))  # stable
     print(f"total wall time {time.perf_counter() - started:.1f} s", file=sys.stderr)
     print()

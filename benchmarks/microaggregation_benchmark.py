@@ -100,42 +100,13 @@ def main(argv: list[str] | None = None) -> int:
         elif engine == "postgres":
             pg = Postgres()
             pg.start()
-            path, url = None, pg.sqlanon_url
+            url = pg.sqlanon_url
         else:
             raise SystemExit(f"--engines: unknown engine {engine!r} (duckdb, postgres)")
-        # Where the generator writes: the DuckDB file without the run's settings (the server's URL as it is).
-        plain = url.split("?")[0] if engine == "duckdb" else url
         if args.census:
-            for k in (3, 5, 10):
-                db = url if engine == "postgres" else f"duckdb:///{args.workdir / 'census.duckdb'}"
-                data = config(db, None, CENSUS_QIS, [], k, 10_000, csv=CENSUS if engine == "duckdb" else None,
-                              output=f"census_k{k}")
-                if engine == "postgres":
-                    _load_census(pg.url)
-                    data["source"] = {"url": url, "table": "census"}
-                out.append(measure(f"{engine} Census k={k}", args.workdir / f"census_{engine}_{k}.yaml", data,
-                                   args.runs))
+            out.extend(census_runs(args, engine, url, pg))
         if args.rows:
-            table = f"num_{args.rows}"
-            marker = args.workdir / f"{table}_s{args.seed}_{engine}.done"
-            if engine == "postgres" or not marker.is_file():
-                print(f"generating {args.rows} rows on {engine} ...", file=sys.stderr)
-                generate(plain, table, args.rows, args.seed)
-                marker.touch()
-            others = [c for c in COLUMNS if c not in QIS]
-            data = config(url, table, QIS, others, args.k, args.partition_size)
-            out.append(measure(f"{engine} {args.rows:,} rows, parts of {args.partition_size}",
-                               args.workdir / f"{table}_{engine}.yaml", data, args.runs))
-            if args.sample:
-                sample = f"num_{args.sample}_sample"
-                generate(plain, sample, args.sample, args.seed)
-                for label, size in (("exact", args.sample), (f"parts of {args.partition_size}", args.partition_size)):
-                    data = config(url, sample, QIS, others, args.k, size)
-                    out.append(measure(f"{engine} {args.sample:,}-row sample, {label}",
-                                       args.workdir / f"{sample}_{engine}_{size}.yaml", data, args.runs))
-                exact, parted = out[-2]["il"], out[-1]["il"]
-                print(f"  {engine} sample: IL partitioned / exact = {parted:.4f} / {exact:.4f} = "
-                      f"{parted / exact:.3f}", file=sys.stderr)
+            out.extend(generated_runs(args, engine, url))
     if pg is not None:
         pg.close()
     print("\n| run | rows | seconds median | min | max | peak RSS MB | IL | groups | parts | rounds | statements |")
@@ -144,6 +115,50 @@ def main(argv: list[str] | None = None) -> int:
         print(f"| {r['label']} | {r['rows']:,} | {r['median']:.2f} | {r['min']:.2f} | {r['max']:.2f} | "
               f"{r['rss']:.0f} | {r['il']:.4f} | {r['groups']:,} | {r['parts']} | {r['rounds']} | {r['statements']} |")
     return 0
+
+
+def census_runs(args: argparse.Namespace, engine: str, url: str, pg: Postgres | None) -> list[dict[str, Any]]:
+    """MDAV on the CASC Census, k = 3, 5, 10 (DuckDB reads the CSV; PostgreSQL gets it loaded as a table)."""
+    out = []
+    for k in (3, 5, 10):
+        db = url if engine == "postgres" else f"duckdb:///{args.workdir / 'census.duckdb'}"
+        data = config(db, None, CENSUS_QIS, [], k, 10_000, csv=CENSUS if engine == "duckdb" else None,
+                      output=f"census_k{k}")
+        if engine == "postgres":
+            assert pg is not None
+            _load_census(pg.url)
+            data["source"] = {"url": url, "table": "census"}
+        out.append(measure(f"{engine} Census k={k}", args.workdir / f"census_{engine}_{k}.yaml", data,
+                           args.runs))
+    return out
+
+
+def generated_runs(args: argparse.Namespace, engine: str, url: str) -> list[dict[str, Any]]:
+    """Partitioned MDAV on --rows generated rows; with --sample, exact and partitioned MDAV on a sample."""
+    # Where the generator writes: the DuckDB file without the run's settings (the server's URL as it is).
+    plain = url.split("?")[0] if engine == "duckdb" else url
+    out = []
+    table = f"num_{args.rows}"
+    marker = args.workdir / f"{table}_s{args.seed}_{engine}.done"
+    if engine == "postgres" or not marker.is_file():
+        print(f"generating {args.rows} rows on {engine} ...", file=sys.stderr)
+        generate(plain, table, args.rows, args.seed)
+        marker.touch()
+    others = [c for c in COLUMNS if c not in QIS]
+    data = config(url, table, QIS, others, args.k, args.partition_size)
+    out.append(measure(f"{engine} {args.rows:,} rows, parts of {args.partition_size}",
+                       args.workdir / f"{table}_{engine}.yaml", data, args.runs))
+    if args.sample:
+        sample = f"num_{args.sample}_sample"
+        generate(plain, sample, args.sample, args.seed)
+        for label, size in (("exact", args.sample), (f"parts of {args.partition_size}", args.partition_size)):
+            data = config(url, sample, QIS, others, args.k, size)
+            out.append(measure(f"{engine} {args.sample:,}-row sample, {label}",
+                               args.workdir / f"{sample}_{engine}_{size}.yaml", data, args.runs))
+        exact, parted = out[-2]["il"], out[-1]["il"]
+        print(f"  {engine} sample: IL partitioned / exact = {parted:.4f} / {exact:.4f} = "
+              f"{parted / exact:.3f}", file=sys.stderr)
+    return out
 
 
 def _load_census(url: str) -> None:
