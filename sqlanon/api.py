@@ -62,7 +62,7 @@ def _paths(report: str | Path | Sequence[str | Path] | None) -> list[Path]:
     return [Path(r) for r in report]
 
 
-def apply(
+def apply(  # noqa: PLR0913 - sqlanon.apply, a public entry point: keyword-only, as `sqlanon apply`'s options
     transformation: str | Path | dict[str, Any] | None = None,
     *,
     run: str | None = None,

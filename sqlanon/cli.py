@@ -201,9 +201,11 @@ def _finish(result: Any, as_json: bool, dry_run: bool, base_dir: Path | None, sc
               help=REPORT_HELP)
 @click.option("--json", "as_json", is_flag=True, help="Print exactly one JSON object on stdout.")
 @click.option("--quiet", is_flag=True, help="No progress display.")
-def apply(run_id: str | None, transformation: Path | None, source: str, output: str, db: str | None,
-          if_exists: str | None, on_violation: str, schema: str | None, dry_run: bool, reports: tuple[Path, ...],
-          as_json: bool, quiet: bool) -> None:
+def apply(  # noqa: PLR0913 - click passes each of the command's options as an argument
+    run_id: str | None, transformation: Path | None, source: str, output: str, db: str | None,
+    if_exists: str | None, on_violation: str, schema: str | None, dry_run: bool, reports: tuple[Path, ...],
+    as_json: bool, quiet: bool,
+) -> None:
     """Apply a previously chosen transformation to a new batch (the nightly load).
 
     The same generalization levels are applied, k and every privacy model are
@@ -333,9 +335,11 @@ def _summary(result: Any, base_dir: Path | None = None, schema: str | None = Non
 @click.option("--standardize", type=click.Choice(["z_score", "range", "none"]), default="z_score",
               show_default=True, help="With --source: the scale of the information loss, as microaggregation's.")
 @click.option("--json", "as_json", is_flag=True, help="Print exactly one JSON object on stdout.")
-def check(db: str, table: str, qi: str, k: int | None, sensitive: str | None, hierarchy: tuple[str, ...],
-          population: str | None, c: float, masked_as_suppressed: bool, suppression_limit: str | None,
-          q: str | None, source: str | None, key: str | None, standardize: str, as_json: bool) -> None:
+def check(  # noqa: PLR0913 - click passes each of the command's options as an argument
+    db: str, table: str, qi: str, k: int | None, sensitive: str | None, hierarchy: tuple[str, ...],
+    population: str | None, c: float, masked_as_suppressed: bool, suppression_limit: str | None,
+    q: str | None, source: str | None, key: str | None, standardize: str, as_json: bool,
+) -> None:
     """Measure k-anonymity and attribute disclosure of an existing table, in SQL.
 
     NULL is a value of its own, in quasi-identifiers and sensitive attributes.

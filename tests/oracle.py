@@ -84,7 +84,7 @@ class NodeResult:
 
 
 class Oracle:
-    def __init__(
+    def __init__(  # noqa: PLR0913 - the rows, the QIs, their hierarchies, then the privacy settings by keyword
         self,
         rows: Sequence[Mapping[str, Any]],
         qis: Sequence[str],

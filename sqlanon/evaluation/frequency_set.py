@@ -72,7 +72,7 @@ class FrequencySet:
     codes_pending: PendingCodes | None = None
 
     @classmethod
-    def build(
+    def build(  # noqa: PLR0913 - keyword-only: the optional parts of the frequency set, named at the call site
         cls,
         adapter: EngineAdapter,
         *,

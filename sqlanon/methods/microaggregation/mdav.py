@@ -60,8 +60,10 @@ def split(adapter: EngineAdapter, table: str, d: int, limit: int) -> tuple[dict[
     return parts, rounds
 
 
-def group(adapter: EngineAdapter, table: str, *, k: int, d: int, limit: int, part_size: int, suppressed: int,
-          global_rounds: int = 0, progress: Callable[[int, int], None] | None = None) -> Grouping:
+def group(  # noqa: PLR0913 - keyword-only: MDAV's k, dimensions and partitioning, named at the call site
+    adapter: EngineAdapter, table: str, *, k: int, d: int, limit: int, part_size: int, suppressed: int,
+    global_rounds: int = 0, progress: Callable[[int, int], None] | None = None,
+) -> Grouping:
     """Group every record of ``table`` not yet grouped (``grp`` NULL) by MDAV, part by part.
 
     Once a part (a pattern of NULLs) is larger than ``limit``, every part is split into parts of at most
