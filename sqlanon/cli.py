@@ -7,95 +7,16 @@ Exit codes: 0 success, 2 invalid config or input, 3 no feasible node within the 
 from __future__ import annotations
 
 import json
-import os
 import sys
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import click
 
 from . import __version__
-from .errors import ConfigError, SqlanonError
-
-
-def _emit_error(exc: BaseException, as_json: bool) -> int:
-    code = exc.exit_code if isinstance(exc, SqlanonError) else 1
-    message = str(exc) if isinstance(exc, SqlanonError) else f"unexpected error: {type(exc).__name__}: {exc}"
-    kind = {2: "invalid_input", 3: "no_solution"}.get(code, "error")
-    if as_json:
-        click.echo(json.dumps({"status": kind, "error": message, "exit_code": code}))
-    click.echo(f"sqlanon: error: {message}", err=True)
-    return code
-
-
-#: The exit status of a process that SIGPIPE ended (128 + 13), as shells report it for other tools.
-EXIT_BROKEN_PIPE = 141
-
-
-def _stdout_gone() -> None:
-    """The reader of stdout closed it (``sqlanon demo | head -1``): stop quietly, as Unix tools do.
-
-    Python flushes stdout once more at exit, which would raise again and print a traceback: stdout is first
-    pointed at /dev/null (Python's documentation, "Note on SIGPIPE"). Nothing is printed: the reader is gone,
-    and on stderr a message would only clutter a pipeline that ends early on purpose.
-    """
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-    except (OSError, ValueError):  # stdout without a file descriptor (tests' captured output)
-        pass
-    sys.exit(EXIT_BROKEN_PIPE)
-
-
-def _handle_errors(as_json: bool, action: Callable[[], Any]) -> None:
-    """Call a command's action and turn what it raises into the command's message and exit code (the JSON error
-    object with ``--json``): every command runs its work through this."""
-    try:
-        action()
-    except BrokenPipeError:
-        _stdout_gone()
-    except KeyboardInterrupt:
-        if as_json:
-            click.echo(json.dumps({"status": "interrupted", "error": "interrupted; nothing was written",
-                                   "exit_code": 130}))
-        click.echo("sqlanon: interrupted; nothing was written", err=True)
-        sys.exit(130)
-    except SqlanonError as exc:
-        sys.exit(_emit_error(exc, as_json))
-    except Exception as exc:  # unexpected: still no traceback, but say it is a bug
-        sys.exit(_emit_error(exc, as_json))
-
-
-#: Searches shorter than this show no progress line at all.
-PROGRESS_AFTER_SECONDS = 0.5
-
-
-class _Progress:
-    """One self-overwriting line on stderr: nodes evaluated, lattice size, best metric so far, elapsed."""
-
-    def __init__(self) -> None:
-        self.shown = False
-        self._last = 0.0
-
-    def __call__(self, evaluated: int, size: int, best: float | None, elapsed: float) -> None:
-        if elapsed < PROGRESS_AFTER_SECONDS or elapsed - self._last < 0.1:
-            return
-        self._last = elapsed
-        self.shown = True
-        best_text = "-" if best is None else f"{best:.6g}"
-        click.echo(f"\r  nodes evaluated {evaluated}/{size}  best {best_text}  {elapsed:.1f}s ", err=True, nl=False)
-
-    def end(self) -> None:
-        if self.shown:
-            click.echo("", err=True)
-
-
-def _progress(enabled: bool) -> _Progress | None:
-    """A progress display, only for people: not with --json or --quiet, not when stderr is not a terminal."""
-    if not enabled or not sys.stderr.isatty():
-        return None
-    return _Progress()
+from .cli_history import db_group, runs_group
+from .console import handle_errors, progress_display, summary, url_from_here
+from .errors import ConfigError
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -151,7 +72,7 @@ def anonymize(config: Path, db: str | None, dry_run: bool, reports: tuple[Path, 
                 raise ConfigError(f"--save-transformation: method {cfg.method} has no reusable plan to save (its "
                                   f"result depends on the data itself)")
             check_writable_file(_json_path(save_transformation), "--save-transformation")
-        progress = _progress(not (as_json or quiet))
+        progress = progress_display(not (as_json or quiet))
         try:
             result = api.anonymize(cfg, db=db, dry_run=dry_run, progress=progress, report=list(reports))
         finally:
@@ -162,7 +83,7 @@ def anonymize(config: Path, db: str | None, dry_run: bool, reports: tuple[Path, 
         # A relative DuckDB path in the config is relative to the config's folder; one given with --db, to here.
         _finish(result, as_json, dry_run, Path.cwd() if db else cfg.base_dir, cfg.history.schema)
 
-    _handle_errors(as_json, action)
+    handle_errors(as_json, action)
 
 
 def _json_path(path: Path) -> Path:
@@ -179,7 +100,7 @@ def _finish(result: Any, as_json: bool, dry_run: bool, base_dir: Path | None, sc
     if as_json:
         click.echo(json.dumps(result.to_dict()))
     else:
-        click.echo(_summary(result, base_dir, schema))
+        click.echo(summary(result, base_dir, schema))
     if not dry_run and not result.verified:
         sys.exit(1)
 
@@ -223,7 +144,7 @@ def apply(  # noqa: PLR0913 - click passes each of the command's options as an a
     from . import api
 
     def action() -> None:
-        progress = _progress(not (as_json or quiet))
+        progress = progress_display(not (as_json or quiet))
         try:
             result = api.apply(transformation, run=run_id, source=source, output=output, db=db,
                                if_exists=if_exists, on_violation=on_violation, dry_run=dry_run,
@@ -233,7 +154,7 @@ def apply(  # noqa: PLR0913 - click passes each of the command's options as an a
                 progress.end()
         _finish(result, as_json, dry_run, *_apply_recorded_in(transformation, db, schema))
 
-    _handle_errors(as_json, action)
+    handle_errors(as_json, action)
 
 
 def _apply_recorded_in(transformation: Path | None, db: str | None,
@@ -248,62 +169,6 @@ def _apply_recorded_in(transformation: Path | None, db: str | None,
     except (OSError, ValueError, AttributeError):
         return None, schema
     return (Path(base) if isinstance(base, str) else None), history.get("schema") or schema
-
-
-def _url_from_here(url: str, base_dir: Path | None) -> str:
-    """A (masked) database URL that works from the current folder: a relative DuckDB path is relative to
-    ``base_dir`` (the config's folder), so it is shown relative to here, or absolute outside it."""
-    from urllib.parse import quote, unquote
-
-    if not url.startswith("duckdb:///") or base_dir is None:
-        return url
-    path, sep, query = url[len("duckdb:///"):].partition("?")
-    local = Path(unquote(path))
-    if path in ("", ":memory:") or local.is_absolute():
-        return url
-    target = (base_dir / local).resolve()
-    try:
-        shown = target.relative_to(Path.cwd().resolve())
-    except ValueError:
-        shown = target
-    return "duckdb:///" + quote(shown.as_posix(), safe="/:@~+=,-._") + sep + query
-
-
-def _runs_show(run_id: str, database: str, base_dir: Path | None, schema: str | None) -> str:
-    """The ``sqlanon runs show`` command for a run, ready to paste (shell-quoted where needed)."""
-    import shlex
-
-    from .history import DEFAULT_SCHEMA
-
-    command = f"sqlanon runs show {run_id[:8]} --db {shlex.quote(_url_from_here(database, base_dir))}"
-    if schema and schema != DEFAULT_SCHEMA:
-        command += f" --schema {shlex.quote(schema)}"
-    return command
-
-
-def _summary(result: Any, base_dir: Path | None = None, schema: str | None = None) -> str:
-    from .methods import method_class
-
-    lines = [
-        f"{'dry run' if result.dry_run else 'anonymized'} {result.source_table} ({result.rows} rows) "
-        f"in {result.seconds:.2f}s on {result.database}",
-        *method_class(result.method).summary_lines(result),
-    ]
-    if result.run_id:
-        lines.append(f"  run id: {result.run_id} ({_runs_show(result.run_id, result.database, base_dir, schema)})")
-    if not result.dry_run:
-        v = result.verification
-        lines.append(
-            f"  output: {result.output_table} ({result.output_rows} rows) - "
-            + ("verified: smallest class " + str(v["smallest_class"]) + f" >= k={result.k}, "
-               f"{v['suppressed_rows']} suppressed <= {result.suppression_limit}"
-               + (f", privacy models re-checked ({', '.join(v['models_checked'])})" if "models_checked" in v else "")
-               if result.verified else "VERIFICATION FAILED: " + v["reason"]
-               + ("" if v.get("models_verified", True) else
-                  f"; {v['classes_failing_models']} written classes fail a privacy model"))
-        )
-    return "\n".join(lines)
-
 
 @main.command()
 @click.option("--db", "db", metavar="URL", required=True, help="Database URL.")
@@ -403,7 +268,7 @@ def check(  # noqa: PLR0913 - click passes each of the command's options as an a
         if not result.passed:
             sys.exit(3)
 
-    _handle_errors(as_json, action)
+    handle_errors(as_json, action)
 
 
 @main.command()
@@ -436,7 +301,7 @@ def validate(config: Path, db: str | None, as_json: bool) -> None:
             else:
                 click.echo(f"anonymize would refuse this lattice: {plan['refusal']}")
 
-    _handle_errors(as_json, action)
+    handle_errors(as_json, action)
 
 
 def _parse_node(text: str | None) -> dict[str, int] | None:
@@ -468,7 +333,7 @@ def explain(config: Path, node: str | None, db: str | None) -> None:
     """
     from . import api
 
-    _handle_errors(False, lambda: click.echo(api.explain(config, node=_parse_node(node), db=db)))
+    handle_errors(False, lambda: click.echo(api.explain(config, node=_parse_node(node), db=db)))
 
 
 @main.command()
@@ -495,20 +360,19 @@ def demo(path: Path, rows: int, k: int, as_json: bool) -> None:
             click.echo(json.dumps({**result.to_dict(), "config": str(config_path)}))
             return
         click.echo(f"created table patients ({rows} rows with NULLs) in {path}")
-        click.echo(_summary(result, path.resolve().parent, None))
+        click.echo(summary(result, path.resolve().parent, None))
         click.echo(f"\nfirst rows of patients_k{k} (random order):")
         widths = [max(len(str(r[i])) for r in sample) for i in range(len(sample[0]))]
         for row in sample:
             click.echo("  " + "  ".join(str(v).ljust(w) for v, w in zip(row, widths, strict=True)))
         click.echo(f"\nconfig written to {config_path}; re-run with: sqlanon anonymize {config_path}")
-        url = shlex.quote(_url_from_here(f"duckdb:///{quote(path.name)}", path.resolve().parent))
+        url = shlex.quote(url_from_here(f"duckdb:///{quote(path.name)}", path.resolve().parent))
         click.echo(f"check it: sqlanon check --db {url} --table patients_k{k} "
                    f"--qi age,zip,sex,admitted --k {k}")
 
-    _handle_errors(as_json, action)
+    handle_errors(as_json, action)
 
 
-from .cli_history import db_group, runs_group  # noqa: E402  (the groups use _handle_errors above)
 
 main.add_command(db_group)
 main.add_command(runs_group)

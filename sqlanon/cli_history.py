@@ -11,6 +11,7 @@ from typing import Any
 
 import click
 
+from .console import handle_errors
 from .engines import EngineAdapter, adapter_for_url
 from .history import DEFAULT_SCHEMA
 
@@ -57,7 +58,6 @@ def db_upgrade(db: str, schema: str, to: int | None, as_json: bool) -> None:
       sqlanon db upgrade --db duckdb:///warehouse.duckdb
       sqlanon db upgrade --db postgresql+psycopg://owner@db/warehouse --schema anon_history
     """
-    from .cli import _handle_errors
     from .history import current_version, head, resolve_schema, upgrade
 
     def action() -> None:
@@ -81,7 +81,7 @@ def db_upgrade(db: str, schema: str, to: int | None, as_json: bool) -> None:
         else:
             click.echo(f"run history schema {schema!r} in {shown}: already at version {after}")
 
-    _handle_errors(as_json, action)
+    handle_errors(as_json, action)
 
 
 @db_group.command("status")
@@ -97,7 +97,6 @@ def db_status(db: str, schema: str, as_json: bool) -> None:
     Example:
       sqlanon db status --db duckdb:///warehouse.duckdb
     """
-    from .cli import _handle_errors
     from .history import current_version, head, resolve_schema
 
     def action() -> None:
@@ -116,7 +115,7 @@ def db_status(db: str, schema: str, as_json: bool) -> None:
         if version != head():
             sys.exit(3)
 
-    _handle_errors(as_json, action)
+    handle_errors(as_json, action)
 
 
 @click.group("runs")
@@ -149,7 +148,6 @@ def runs_list(db: str, schema: str, limit: int, as_json: bool) -> None:
     Example:
       sqlanon runs list --db duckdb:///sqlanon-demo.duckdb
     """
-    from .cli import _handle_errors
     from .history import list_runs
 
     def action() -> None:
@@ -171,7 +169,7 @@ def runs_list(db: str, schema: str, limit: int, as_json: bool) -> None:
         for line in lines:
             click.echo("  ".join(str(v).ljust(w) for v, w in zip(line, widths, strict=True)).rstrip())
 
-    _handle_errors(as_json, action)
+    handle_errors(as_json, action)
 
 
 @runs_group.command("show")
@@ -189,7 +187,6 @@ def runs_show(run_id: str, db: str, schema: str, reports: tuple[Path, ...], as_j
       sqlanon runs show 5ba39b1b --db duckdb:///sqlanon-demo.duckdb
       sqlanon runs show 5ba39b1b --db duckdb:///sqlanon-demo.duckdb --report run.html
     """
-    from .cli import _handle_errors
     from .errors import InputError
     from .history import get_run
 
@@ -212,7 +209,7 @@ def runs_show(run_id: str, db: str, schema: str, reports: tuple[Path, ...], as_j
             return
         click.echo(_describe(run))
 
-    _handle_errors(as_json, action)
+    handle_errors(as_json, action)
 
 
 def _describe(run: dict[str, Any]) -> str:

@@ -1,4 +1,9 @@
-"""Loading a hierarchy into the target database as a lookup table, validating it, and encoding it."""
+"""Loading a hierarchy into the target database as a lookup table, validating it, and encoding it.
+
+Over 400 lines on purpose: loading, validation and coding are one pass over the same lookup table, and their
+error messages (which name the config file, attribute and value) share the helpers at the bottom; where a
+hierarchy comes from is apart, in ``sources.py``.
+"""
 
 from __future__ import annotations
 

@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 
 import sqlanon
-from sqlanon.cli import EXIT_BROKEN_PIPE
 from sqlanon.config import parse_config
+from sqlanon.console import EXIT_BROKEN_PIPE
 from sqlanon.criteria import criteria_from_config
 from sqlanon.engines.base import EngineAdapter
 from sqlanon.evaluation import NodeEvaluator

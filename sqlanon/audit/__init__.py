@@ -1,27 +1,25 @@
 """``sqlanon check``: audit an existing (published) table, entirely in SQL.
 
-The command: its options checked, the table and the population resolved, the hierarchies given loaded as
-scratch tables, and the measures of ``measures.py`` (which the run report shares) put together as a
-``CheckResult``. (A module named ``check`` would shadow the function ``sqlanon.check``, hence ``audit``.)
+The command: its options checked (``options.py``), the table and the population resolved, the hierarchies
+given loaded as scratch tables, and the measures of ``measures.py`` (which the run report shares) put together
+as a ``CheckResult`` (``result.py``). (A package named ``check`` would shadow the function ``sqlanon.check``,
+hence ``audit``.)
 """
 
 from __future__ import annotations
 
 import dataclasses
 import math
-import re
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass, field
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from .engines import EngineAdapter, adapter_for_url
-from .errors import ConfigError, InputError
-from .hierarchy.loading import describe_lookup, load_lookup_rows
-from .hierarchy.sources import read_csv_hierarchy
-from .identifiers import display_name, parse_spelled_name
-from .measures import (
+from ..engines import EngineAdapter, adapter_for_url
+from ..errors import ConfigError, InputError
+from ..hierarchy.loading import describe_lookup, load_lookup_rows
+from ..identifiers import display_name, parse_spelled_name
+from ..measures import (
     DEFAULT_C,
     ClassMeasures,
     column_types,
@@ -30,113 +28,19 @@ from .measures import (
     measure_sensitive,
     numeric_kind,
 )
-from .output.verify import class_distribution
-from .session import DatabaseSession
-
-
-@dataclass
-class CheckResult:
-    """What ``sqlanon check`` measured; ``to_dict()`` is the CLI's ``--json`` object.
-
-    ``sensitive`` (attribute -> measures) is present only when sensitive attributes were given,
-    ``delta_presence`` only with a population table.
-    """
-
-    table: str
-    quasi_identifiers: list[str]
-    k: int | None
-    rows: int
-    classes: int
-    smallest_class: int | None
-    largest_class: int | None
-    classes_below_k: int | None
-    records_below_k: int | None
-    rows_with_null: int
-    k_anonymous: bool | None
-    sensitive: dict[str, dict[str, Any]] | None = field(default=None)
-    delta_presence: dict[str, Any] | None = field(default=None)
-    #: With ``masked_as_suppressed``: rows whose every quasi-identifier is '*', counted as suppressed records
-    #: (excluded from ``classes`` and the class sizes above, included in ``rows``).
-    masked_rows: int | None = field(default=None)
-    #: With ``masked_as_suppressed``: the most masked rows allowed (None: no limit given).
-    suppression_limit: int | None = field(default=None)
-    #: With a ``suppression_limit``: whether ``masked_rows`` is within it.
-    within_suppression_limit: bool | None = field(default=None)
-    #: With a source table and key (microaggregation): SSE, SST and IL = 100 * SSE / SST, in total and per
-    #: quasi-identifier, of the table's values against the source's.
-    information_loss: dict[str, Any] | None = field(default=None)
-
-    def to_dict(self) -> dict[str, Any]:
-        data = asdict(self)
-        for key in ("sensitive", "delta_presence", "information_loss"):
-            if data[key] is None:
-                del data[key]
-        if self.masked_rows is None:  # without --masked-as-suppressed the report keeps its keys of before
-            for key in ("masked_rows", "suppression_limit", "within_suppression_limit"):
-                del data[key]
-        return data
-
-    @property
-    def passed(self) -> bool:
-        """k-anonymous (when k was given) and the masked rows within the limit (when one was given)."""
-        return self.k_anonymous is not False and self.within_suppression_limit is not False
-
-
-def parse_hierarchy_specs(specs: Sequence[str]) -> dict[str, Path]:
-    """``ATTRIBUTE=FILE`` values of ``--hierarchy`` (repeatable) as a mapping.
-
-    >>> parse_hierarchy_specs(["diagnosis=h/diagnosis.csv"])
-    {'diagnosis': PosixPath('h/diagnosis.csv')}
-    """
-    result: dict[str, Path] = {}
-    for spec in specs:
-        name, sep, path = spec.partition("=")
-        if not sep or not name.strip() or not path.strip():
-            raise ConfigError(f"--hierarchy: expected ATTRIBUTE=FILE, e.g. diagnosis=diagnosis.csv (got {spec!r})")
-        name = name.strip()
-        if name in result:
-            raise ConfigError(f"--hierarchy: attribute {name!r} given twice (value {spec!r})")
-        result[name] = Path(path.strip())
-    return result
-
-
-def parse_suppression_limit(value: str | int | float | Fraction | None) -> int | Fraction | None:
-    """``--suppression-limit``: an integer is a count of records, a number with a point a fraction in [0, 1]
-    of the table's rows (as ``privacy.suppression_limit``; floored).
-
-    >>> parse_suppression_limit("3"), parse_suppression_limit("0.05"), parse_suppression_limit(None)
-    (3, Fraction(1, 20), None)
-    """
-    if value is None:
-        return None
-    text = str(value).strip()
-    try:
-        if isinstance(value, bool):
-            raise ValueError
-        if isinstance(value, int) or (isinstance(value, str) and re.fullmatch(r"[+-]?\d+", text)):
-            count = int(text)
-            if count < 0:
-                raise ValueError
-            return count
-        fraction = value if isinstance(value, Fraction) else Fraction(text)
-    except (ValueError, ZeroDivisionError):
-        raise ConfigError(
-            f"--suppression-limit: expected a count (e.g. 10) or a fraction of the rows in [0, 1] "
-            f"(e.g. 0.05) (got {value!r})"
-        ) from None
-    if not 0 <= fraction <= 1:
-        raise ConfigError(f"--suppression-limit: a fraction must be in [0, 1] (got {value})")
-    return fraction
-
-
-def _parse_c(c: float | int | str | Fraction) -> Fraction:
-    try:
-        value = c if isinstance(c, Fraction) else Fraction(str(c))
-    except (ValueError, ZeroDivisionError):
-        raise ConfigError(f"--c: expected a number > 0 (got {c!r})") from None
-    if value <= 0:
-        raise ConfigError(f"--c: must be > 0 (got {c})")
-    return value
+from ..output.verify import class_distribution
+from ..session import DatabaseSession
+from .options import (
+    check_source_options,
+    hierarchy_paths,
+    parse_c,
+    parse_hierarchy_specs,
+    parse_k_and_limit,
+    parse_q,
+    parse_suppression_limit,
+    read_hierarchy,
+)
+from .result import CheckResult, format_report
 
 
 def check(  # noqa: PLR0913 - sqlanon.check, the public entry point: one keyword per option of `sqlanon check`
@@ -168,14 +72,14 @@ def check(  # noqa: PLR0913 - sqlanon.check, the public entry point: one keyword
     against its source, matched on ``key`` (``standardize``: the scale, as microaggregation's).
     """
     # Every option is checked, and every hierarchy file read, before the database is opened.
-    limit_spec = _parse_k_and_limit(qis, k, masked_as_suppressed, suppression_limit)
-    q_value = _parse_q(q)
-    _check_source_options(source, key, standardize)
+    limit_spec = parse_k_and_limit(qis, k, masked_as_suppressed, suppression_limit)
+    q_value = parse_q(q)
+    check_source_options(source, key, standardize)
     attributes = list(dict.fromkeys(sensitive or []))
-    hierarchy_paths = _hierarchy_paths(hierarchies, attributes)
-    c_value = _parse_c(c)
+    paths = hierarchy_paths(hierarchies, attributes)
+    c_value = parse_c(c)
     hierarchy_rows = {
-        name: _read_hierarchy(path, f"--hierarchy {name}={path}") for name, path in hierarchy_paths.items()
+        name: read_hierarchy(path, f"--hierarchy {name}={path}") for name, path in paths.items()
     }
     spelled = parse_spelled_name(table)
     spelled_population = None if population is None else parse_spelled_name(population)
@@ -189,7 +93,7 @@ def check(  # noqa: PLR0913 - sqlanon.check, the public entry point: one keyword
         columns = _checked_columns(adapter, parts, qis, attributes)
         if population_parts is not None:
             _check_population(adapter, population_parts, qis)
-        lookups = _load_hierarchies(session, hierarchy_rows, hierarchy_paths, parts)
+        lookups = _load_hierarchies(session, hierarchy_rows, paths, parts)
         measured = _measure_classes(adapter, parts, qis, k)
         distribution = class_distribution(adapter, parts, qis) if masked_as_suppressed else None
         measures = _measure_sensitive(adapter, parts, qis, attributes, c_value, lookups, q_value)
@@ -226,42 +130,6 @@ def check(  # noqa: PLR0913 - sqlanon.check, the public entry point: one keyword
     )
 
 
-def _parse_k_and_limit(
-    qis: list[str], k: int | None, masked_as_suppressed: bool, suppression_limit: str | int | Fraction | None
-) -> int | Fraction | None:
-    """``--qi``, ``--k`` and ``--suppression-limit`` checked; the limit parsed (``parse_suppression_limit``)."""
-    if not qis:
-        raise ConfigError("--qi: give at least one quasi-identifier column")
-    if k is not None and k < 1:
-        raise ConfigError(f"--k: must be >= 1 (got {k})")
-    if suppression_limit is not None and not masked_as_suppressed:
-        raise ConfigError(
-            f"--suppression-limit: limits the masked rows, so it needs --masked-as-suppressed "
-            f"(got --suppression-limit {suppression_limit})"
-        )
-    return parse_suppression_limit(suppression_limit)
-
-
-def _check_source_options(source: str | None, key: str | None, standardize: str) -> None:
-    if (source is None) != (key is None):
-        raise ConfigError("--source and --key go together: the source table and the column that matches its rows "
-                          "to the checked table's")
-    if standardize not in ("z_score", "range", "none"):
-        raise ConfigError(f"--standardize: expected z_score, range or none (got {standardize!r})")
-
-
-def _hierarchy_paths(hierarchies: Mapping[str, str | Path] | None, attributes: list[str]) -> dict[str, Path]:
-    """``--hierarchy`` files by attribute, each of a ``--sensitive`` attribute."""
-    hierarchy_paths = {name: Path(path) for name, path in (hierarchies or {}).items()}
-    for name, path in hierarchy_paths.items():
-        if name not in attributes:
-            raise ConfigError(
-                f"--hierarchy: {name!r} is not one of the --sensitive attributes "
-                f"({', '.join(attributes) or 'none given'}) (value {name}={path})"
-            )
-    return hierarchy_paths
-
-
 def _checked_columns(
     adapter: EngineAdapter, table: tuple[str, ...], qis: list[str], attributes: list[str]
 ) -> list[str]:
@@ -292,13 +160,13 @@ def _checked_columns(
 
 
 def _load_hierarchies(
-    session: DatabaseSession, hierarchy_rows: dict[str, list[list[str | None]]], hierarchy_paths: dict[str, Path],
+    session: DatabaseSession, hierarchy_rows: dict[str, list[list[str | None]]], paths: dict[str, Path],
     table: tuple[str, ...],
 ) -> dict[str, tuple[str, int]]:
     """Each ``--hierarchy`` as a scratch lookup table: attribute -> (lookup table, height)."""
     lookups: dict[str, tuple[str, int]] = {}
     for index, (name, rows) in enumerate(hierarchy_rows.items()):
-        where = f"--hierarchy {name}={hierarchy_paths[name]}"
+        where = f"--hierarchy {name}={paths[name]}"
         lookup = session.scratch(f"audit_h{index}")
         _load_hierarchy(session.adapter, rows, lookup, table, name, where)
         lookups[name] = (lookup, len(rows[0]) - 1)
@@ -349,18 +217,6 @@ def _without_masked_rows(
         below_k=sum(count for _, count in below),
         records_below_k=sum(size * count for size, count in below),
     ), masked
-
-
-def _parse_q(q: float | str | None) -> Fraction | None:
-    if q is None:
-        return None
-    try:
-        value = Fraction(str(q))
-    except (ValueError, ZeroDivisionError):
-        raise ConfigError(f"--q: expected a fraction in (0, 1] (got {q!r})") from None
-    if not 0 < value <= 1:
-        raise ConfigError(f"--q: expected a fraction in (0, 1] (got {q})")
-    return value
 
 
 def _kpqr(adapter: EngineAdapter, table: tuple[str, ...], qis: list[str], column: str, q: Fraction,
@@ -439,16 +295,6 @@ def _presence(
     }
 
 
-def _read_hierarchy(path: Path, where: str) -> list[list[str | None]]:
-    """An ARX-shaped hierarchy file (';'-separated, no header), read as a config's CSV hierarchy is."""
-    rows = read_csv_hierarchy(path, ";", None, where)
-    if len(rows[0]) < 3:
-        raise ConfigError(
-            f"{where}: a hierarchy needs at least two columns (value;...;top), got {len(rows[0]) - 1}"
-        )
-    return rows
-
-
 def _load_hierarchy(
     adapter: EngineAdapter, rows: list[list[str | None]], lookup: str, table: tuple[str, ...], column: str,
     where: str,
@@ -465,54 +311,6 @@ def _load_hierarchy(
             f"{where}: the last column has {int(top_labels)} different values ({shown}); "
             f"hierarchical t-closeness needs a single top value"
         )
-
-
-def format_report(result: CheckResult) -> list[str]:
-    """Text lines for the sensitive-attribute and delta-presence part of ``sqlanon check``."""
-    lines: list[str] = []
-
-    def num(value: Any) -> str:
-        return f"{value:.6g}" if isinstance(value, float) else str(value)
-
-    for name, m in (result.sensitive or {}).items():
-        nulls = f", {m['null_rows']} NULL rows" if m["null_rows"] else ""
-        lines.append(f"  sensitive attribute {name} ({m['type']}, {m['distinct_values']} distinct values"
-                     f"{' incl. NULL' if m['null_rows'] else ''}{nulls}):")
-        if m["distinct_l"] is None:
-            lines.append("    no equivalence classes (empty table)")
-            continue
-        lines.append(f"    distinct l-diversity: l = {m['distinct_l']}   (p-sensitivity: p = {m['p']})")
-        lines.append(f"    entropy l-diversity: l = {num(m['entropy_l'])}")
-        lines.append(f"    recursive (c,l)-diversity with c = {num(m['recursive_c'])}: l = {m['recursive_l']}")
-        lines.append(f"    (alpha,k)-anonymity: alpha = {num(m['alpha'])}")
-        ordered = "n/a (not numeric)" if m["t_ordered"] is None else num(m["t_ordered"])
-        hierarchical = "n/a (no --hierarchy)" if m["t_hierarchical"] is None else num(m["t_hierarchical"])
-        lines.append(f"    t-closeness: equal distance t = {num(m['t_equal'])}; ordered distance t = {ordered}; "
-                     f"hierarchical distance t = {hierarchical}")
-        lines.append(f"    (k,e)-anonymity: e = {'n/a (not numeric)' if m['e'] is None else num(m['e'])}")
-        if "kpqr" in m:
-            kp = m["kpqr"]
-            r = "n/a (not numeric)" if kp["r"] is None and kp["p"] is not None else num(kp["r"])
-            lines.append(f"    (k,p,q,r)-anonymity with q = {num(kp['q'])}: {kp['classes_with_rare_values']} classes "
-                         f"hold a rare value" + ("" if kp["p"] is None else f"; p = {kp['p']}, r = {r}"))
-    il = result.information_loss
-    if il is not None:
-        lines.append(f"  information loss against {il['source']} ({il['matched_rows']} rows matched on {il['key']}, "
-                     f"{il['standardize']}): IL = {num(il['information_loss'])} (SSE {num(il['sse'])} / "
-                     f"SST {num(il['sst'])})")
-        lines.append("    by attribute: " + ", ".join(f"{q} = {num(v['information_loss'])}"
-                                                   for q, v in il["by_attribute"].items()))
-    d = result.delta_presence
-    if d is not None:
-        if d["delta_min"] is None:
-            lines.append(f"  delta-presence against {d['population']}: no classes (empty table)")
-        else:
-            lines.append(f"  delta-presence against {d['population']} ({d['population_rows']} rows): "
-                         f"delta_min = {num(d['delta_min'])}, delta_max = {num(d['delta_max'])}")
-        if d["classes_larger_than_population"]:
-            lines.append(f"    warning: {d['classes_larger_than_population']} class(es) have more records than "
-                         f"the population (delta > 1): the table is not a subset of the population")
-    return lines
 
 
 __all__ = [
