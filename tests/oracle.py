@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-METRIC_NAMES = ("loss", "dm_star", "wil", "precision", "height", "aecs")
+METRIC_NAMES = ("loss", "dm_star", "wil", "precision", "height", "aecs", "whd")
 
 
 class OracleHierarchy:
@@ -133,6 +133,18 @@ class Oracle:
         h = self.heights[i]
         return Fraction(level, h - 1) if h > 1 else Fraction(0)
 
+    def whd(self, node: tuple[int, ...], suppressed: int) -> Fraction:
+        """Average WHD per cell, uniform weights, cell by cell: a kept cell at level l of a hierarchy with h
+        levels is l / (h - 1) of the way to the top, a suppressed record's cells are all the way."""
+        q = len(self.qis)
+        if self.n == 0 or q == 0:
+            return Fraction(0)
+        total = Fraction(0)
+        for index in range(self.n):
+            for level, h in zip(node, self.heights, strict=True):
+                total += 1 if index < suppressed else (Fraction(level, h - 1) if h > 1 else Fraction(0))
+        return total / (self.n * q)
+
     def evaluate(self, node: Sequence[int]) -> NodeResult:
         node = tuple(node)
         keys = [self.generalize(r, node) for r in self.records]
@@ -164,6 +176,7 @@ class Oracle:
             ) / q,
             "height": Fraction(sum(node)),
             "aecs": Fraction(self.n - suppressed, kept_classes) if kept_classes else Fraction(0),
+            "whd": self.whd(node, suppressed),
         }
         return NodeResult(
             node=node,

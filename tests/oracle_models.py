@@ -335,6 +335,7 @@ class ModelOracle(Oracle):
         values = dict(base.values)
         values["loss"] = product
         values["aecs"] = Fraction(self.n - suppressed, kept_classes) if kept_classes else Fraction(0)
+        values["whd"] = self.whd(node, suppressed)
         return ModelNodeResult(
             node=node, classes=base.classes, suppressed=suppressed, suppressed_classes=len(failing),
             feasible=suppressed <= self.max_suppressed, values=values, failing=failing,

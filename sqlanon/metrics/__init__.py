@@ -7,10 +7,11 @@ from .dm_star import DmStarMetric
 from .height import HeightMetric
 from .loss import LossMetric
 from .precision import PrecisionMetric
+from .whd import WhdMetric
 from .wil import WilMetric
 
 METRICS: dict[str, type[InformationLossMetric]] = {
-    m.name: m for m in (LossMetric, DmStarMetric, WilMetric, PrecisionMetric, HeightMetric, AecsMetric)
+    m.name: m for m in (LossMetric, DmStarMetric, WilMetric, PrecisionMetric, HeightMetric, AecsMetric, WhdMetric)
 }
 
 

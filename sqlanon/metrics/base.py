@@ -28,6 +28,8 @@ class MetricContext:
     priorities: tuple[Fraction, ...]
     #: Declared loss per level for WIL (None entries: level / (height - 1)).
     level_loss: tuple[tuple[Fraction, ...] | None, ...]
+    #: The edge weights of the WHD metric (``search.whd``): ("uniform" | "height", beta).
+    whd_weights: tuple[str, float] = ("uniform", 1.0)
 
 
 class InformationLossMetric:

@@ -8,11 +8,22 @@ near the leaves distorts little). WHD is additive along a path, so a cell's dist
 cumulative[from], and the distortion of a table is the sum over its cells (a suppressed record: every cell
 to the top, 1 each). With uniform weights and a full-domain node, the distortion per cell is Sweeney's precision
 loss: level / (H - 1) averaged over the quasi-identifiers.
+
+As a search metric (``search.metric: whd``, ``WhdMetric``): the average WHD per quasi-identifier cell of the
+released table. A kept cell at level l costs ``cumulative[l]``; a suppressed record 1 per cell. With n records,
+s of them suppressed and q quasi-identifiers: ((n - s) * sum_i cumulative_i[l_i] + s * q) / (n * q). A NULL
+cell counts as any cell of its column (the level its column is released at). Not monotone: suppressing fewer
+records at a generalization can lower the value; the value with nothing suppressed bounds the node and every
+generalization of it from below (a kept cell never costs more than 1, and cumulative grows with the level).
 """
 
 from __future__ import annotations
 
 from fractions import Fraction
+
+from ..evaluation.evaluator import NodeStats
+from ..lattice import Node
+from .base import InformationLossMetric, MetricContext
 
 
 def edge_weights(height: int, weights: str = "uniform", beta: float = 1.0) -> tuple[Fraction, ...]:
@@ -59,3 +70,38 @@ def whd(height: int, level_from: int, level_to: int, weights: str = "uniform", b
     """
     table = cumulative(height, weights, beta)
     return table[level_to] - table[level_from]
+
+
+
+def _tables(ctx: MetricContext) -> tuple[tuple[Fraction, ...], ...]:
+    weights, beta = ctx.whd_weights
+    return tuple(cumulative(h, weights, beta) for h in ctx.heights)
+
+
+def distortion_per_record(node: Node, ctx: MetricContext) -> Fraction:
+    """The WHD of one kept record at ``node``: the sum over its quasi-identifier cells.
+
+    >>> ctx = MetricContext(records=4, max_suppressed=0, k=2, heights=(6, 2), leaves=(9, 2),
+    ...     weight_sums=((0,) * 6, (0, 0)), distinct_codes=None, distinct_rows=4,
+    ...     priorities=(Fraction(1),) * 2, level_loss=(None, None))
+    >>> distortion_per_record((3, 1), ctx)   # the survey's birthday three levels up (0.6) and gender to '*' (1)
+    Fraction(8, 5)
+    """
+    return sum((table[level] for table, level in zip(_tables(ctx), node, strict=True)), Fraction(0))
+
+
+class WhdMetric(InformationLossMetric):
+    name = "whd"
+    monotone = False
+    bound_is_unsuppressed_value = True
+
+    def value(self, node: Node, stats: NodeStats, ctx: MetricContext) -> Fraction:
+        q = len(ctx.heights)
+        if ctx.records == 0 or q == 0:
+            return Fraction(0)
+        kept = ctx.records - stats.suppressed_records
+        return (kept * distortion_per_record(node, ctx) + stats.suppressed_records * q) / (ctx.records * q)
+
+    def lower_bound(self, node: Node, ctx: MetricContext) -> Fraction:
+        q = len(ctx.heights)
+        return distortion_per_record(node, ctx) / q if q else Fraction(0)

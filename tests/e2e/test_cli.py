@@ -182,6 +182,8 @@ def test_relative_paths_config_relative_to_config_file_db_relative_to_cwd(
     make_people(here)
     assert invoke("anonymize", config, "--db", "duckdb:///cwd.duckdb", "--json").exit_code == 0
     assert "people_out" in here.tables()
+    inside.assert_sources_unchanged()
+    here.assert_sources_unchanged()
 
 
 def test_anonymize_json_on_both_engines(engine: Engine, tmp_path: Path) -> None:

@@ -70,6 +70,7 @@ def pg_with_password(postgres_server_url: str) -> Iterator[tuple[Engine, str]]:
         url = make_url(eng.url).set(password=PASSWORD).render_as_string(hide_password=False)
         assert PASSWORD in url
         yield eng, url
+        eng.assert_sources_unchanged()
     finally:
         eng.close()
         eng.drop_database()

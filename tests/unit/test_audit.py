@@ -551,6 +551,7 @@ def test_pycanon_agrees_on_random_tables_without_nulls(engine: Engine) -> None:
       ascending, so its r_1 is the smallest count - a different quantity from Machanavajjhala's r_1 < c (r_l +
       ... + r_m). pycanon has no hierarchical distance, (k,e)-anonymity or delta-presence.
     """
+    pytest.importorskip("pycanon", reason="the oracle extra: pip install '.[test,oracle]'")
     import pandas as pd
     from pycanon import anonymity
 

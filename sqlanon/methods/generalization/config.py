@@ -9,9 +9,19 @@ from pydantic import Field, model_validator
 from ...config.models import AnonymizeConfig, Role, _Strict
 
 
+class WhdConfig(_Strict):
+    """Edge weights of the weighted hierarchical distance (``metrics/whd.py``): every edge 1 (``uniform``), or
+    edge a of a hierarchy of height H weighs 1 / (H - a)^beta (``height``: steps near the top weigh most)."""
+
+    weights: Literal["uniform", "height"] = "uniform"
+    beta: float = Field(default=1.0, gt=0, allow_inf_nan=False)
+
+
 class SearchConfig(_Strict):
     strategy: Literal["flash", "best_first", "exhaustive"] = "flash"
-    metric: Literal["loss", "dm_star", "wil", "precision", "height", "aecs"] = "loss"
+    metric: Literal["loss", "dm_star", "wil", "precision", "height", "aecs", "whd"] = "loss"
+    #: The WHD's weights, for ``metric: whd`` and for the ``whd`` value every run reports.
+    whd: WhdConfig = WhdConfig()
     max_exhaustive_nodes: int = Field(default=100_000, ge=1)
     force: bool = False
     #: Larger lattices are refused before any search (``lattice/budget.py``: the searches keep per-node state).

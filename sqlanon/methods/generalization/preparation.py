@@ -133,6 +133,7 @@ class Preparation:
             level_loss=tuple(
                 None if h.loss is None else tuple(Fraction(str(x)) for x in h.loss) for h in hierarchies
             ),
+            whd_weights=(cfg.search.whd.weights, cfg.search.whd.beta),
         )
         return PreparedData(source, shown, columns, total, removed, hierarchies, fset, lattice, ctx, metric)
 

@@ -544,6 +544,7 @@ def pg_engine(postgres_server_url: str) -> Iterator[Engine]:
     eng = Engine.postgres_database(postgres_server_url, f"t_{secrets.token_hex(6)}")
     try:
         yield eng
+        eng.assert_sources_unchanged()
     finally:
         eng.close()
         eng.drop_database()
