@@ -300,6 +300,11 @@ class AnonymizeConfig(_Strict):
         return [{"name": c, "qi_index": qis.index(c) if self.attributes[c].role is Role.QUASI_IDENTIFIER else None}
                 for c in columns if self.attributes[c].role not in (Role.IDENTIFIER, Role.IGNORE)]
 
+    def hierarchy_tables(self) -> list[tuple[str, str]]:
+        """(config key, table name) of every hierarchy read from a database table."""
+        return [(f"attributes.{name}.hierarchy.table", attr.hierarchy.table) for name, attr in self.attributes.items()
+                if attr.hierarchy is not None and attr.hierarchy.table is not None]
+
     def resolve(self, path: Path) -> Path:
         return path if path.is_absolute() else (self.base_dir / path)
 

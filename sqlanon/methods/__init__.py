@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 PACKAGES: dict[str, str] = {
     "generalization": "sqlanon.methods.generalization",
     "microaggregation": "sqlanon.methods.microaggregation",
+    "local_recoding": "sqlanon.methods.local_recoding",
 }
 
 DEFAULT = "generalization"

@@ -83,6 +83,10 @@ MODELS: dict[str, Any] = {
 }
 
 #: case name -> (template, context). Case names are the snapshot folder names.
+#: Two quasi-identifiers of local recoding: heights 3 and 2, WHD to each level scaled by 2.
+LR_ATTRS = [{"height": 3, "cum": [0, 1, 2]}, {"height": 2, "cum": [0, 2]}]
+LR_QIS = [{"coded": f"{PREFIX}c0", "height": 3}, {"coded": f"{PREFIX}c1", "height": 2}]
+
 CASES: dict[str, tuple[str, dict[str, Any]]] = {
     "add_null_row": (
         "add_null_row.sql.j2",
@@ -577,6 +581,36 @@ CASES: dict[str, tuple[str, dict[str, Any]]] = {
                                               {"name": "AGI", "qi_index": 0}],
          "qis": [{"column": "AGI", "round": None}, {"column": WEIRD, "round": 2}], "source": WEIRD_SOURCE},
     ),
+    **{f"lr_{name}": (f"methods/local_recoding/{name}.sql.j2", context) for name, context in {
+        "create_classes": {"table": f"{PREFIX}lrc", "fset": f"{PREFIX}fs", "attrs": LR_ATTRS},
+        "create_members": {"table": f"{PREFIX}lrmem", "classes": f"{PREFIX}lrc", "attrs": LR_ATTRS},
+        "count_tops": {"fset": f"{PREFIX}fs", "attrs": LR_ATTRS},
+        "count_small": {"classes": f"{PREFIX}lrc", "k": 5},
+        "small_classes": {"classes": f"{PREFIX}lrc", "k": 5},
+        "nearest": {"edges": f"{PREFIX}lre0", "classes": f"{PREFIX}lrc", "attrs": LR_ATTRS, "k": 5, "one": None,
+                    "block": []},
+        "count_codes": {"classes": f"{PREFIX}lrc", "attrs": LR_ATTRS},
+        "merge": {"table": f"{PREFIX}lrm0", "classes": f"{PREFIX}lrc", "edges": f"{PREFIX}lre0", "attrs": LR_ATTRS},
+        "next_classes": {"table": f"{PREFIX}lrc0", "merged": f"{PREFIX}lrm0", "attrs": LR_ATTRS},
+        "move_members": {"members": f"{PREFIX}lrmem", "merged": f"{PREFIX}lrm0"},
+        "suppress_outliers": {"members": f"{PREFIX}lrmem", "classes": f"{PREFIX}lrc", "edges": f"{PREFIX}lre0",
+                              "limit": 30},
+        "drop_suppressed": {"classes": f"{PREFIX}lrc", "members": f"{PREFIX}lrmem"},
+        "measure": {"members": f"{PREFIX}lrmem", "classes": f"{PREFIX}lrc", "qis": LR_QIS},
+        "describe_levels": {"classes": f"{PREFIX}lrc", "attrs": LR_ATTRS},
+        "write_local_recoding": {
+            "table": ("analytics", "sqlanon_tmp_0123456789ab"), "or_replace": False, "source": WEIRD_SOURCE,
+            "columns": [{"name": "age", "qi_index": 0}, {"name": "diagnosis", "qi_index": None},
+                        {"name": WEIRD, "qi_index": 1}],
+            "qis": [{"column": "age", **LR_QIS[0]}, {"column": WEIRD, **LR_QIS[1]}],
+            "members": f"{PREFIX}lrmem", "classes": f"{PREFIX}lrc", "mask": True, "basic": True},
+    }.items()},
+    "lr_nearest_one": ("methods/local_recoding/nearest.sql.j2",
+                       {"edges": f"{PREFIX}lre1", "classes": f"{PREFIX}lrc", "attrs": LR_ATTRS, "k": 5, "one": 17,
+                        "block": []}),
+    "lr_nearest_block": ("methods/local_recoding/nearest.sql.j2",
+                         {"edges": f"{PREFIX}lre2", "classes": f"{PREFIX}lrc", "attrs": LR_ATTRS, "k": 5, "one": None,
+                          "block": [(0, 1)]}),
     "write_output_remove": (
         "write_output.sql.j2",
         {

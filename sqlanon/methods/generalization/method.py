@@ -48,8 +48,7 @@ class GeneralizationMethod(AnonymizationMethod):
 
     def tables_read(self) -> list[tuple[str, str]]:
         cfg = self.config
-        read = [(f"attributes.{name}.hierarchy.table", attr.hierarchy.table) for name, attr in cfg.attributes.items()
-                if attr.hierarchy is not None and attr.hierarchy.table is not None]
+        read = cfg.hierarchy_tables()
         if cfg.privacy.delta_presence is not None:
             read.append(("privacy.delta_presence.population_table", cfg.privacy.delta_presence.population_table))
         return read

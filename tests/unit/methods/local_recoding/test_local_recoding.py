@@ -1,0 +1,203 @@
+"""Local recoding (``method: local_recoding``): KACA in SQL against the plain-Python oracle
+(``tests/oracle_kaca.py``) in both merging modes on both engines, the released table (k-anonymous, every value
+generalized by its release), WHD and modification rate, suppression, the report, and every error path."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+
+import sqlanon
+from sqlanon.config import parse_config
+from tests.bad_input import base_config, config_file, expect_error
+from tests.helpers import Engine, invoke
+from tests.oracle import OracleHierarchy
+from tests.oracle_kaca import kaca
+from tests.strategies import SETTINGS, Case, cases, fresh, text_case
+
+
+def lr_config(case: Case, engine: Engine, table: str, **settings_: Any) -> Any:
+    attributes: dict[str, Any] = {"id": {"role": "insensitive"}, "note": {"role": "insensitive"}}
+    for q in case.qis:
+        attributes[q] = {"role": "quasi_identifier", "hierarchy": {"inline": case.hierarchies[q]}}
+    return parse_config({
+        "method": "local_recoding",
+        "source": {"url": engine.url, "table": table},
+        "output": {"table": f"{table}_out", "if_exists": "replace"},
+        "attributes": attributes,
+        "privacy": {"k": case.k, "suppression_limit": 0, "null_handling": case.null_handling},
+        "local_recoding": settings_,
+        "history": {"enabled": False},
+    })
+
+
+def _order(item: tuple[tuple, int]) -> tuple:
+    return item[1], tuple((v is None, v or "") for v in item[0])
+
+
+def released(engine: Engine, table: str, qis: list[str]) -> list[tuple[tuple, int]]:
+    cols = ", ".join(f'CAST("{q}" AS VARCHAR)' for q in qis)
+    return sorted(((tuple(row[1:]), int(row[0])) for row in engine.execute(f'SELECT id, {cols} FROM "{table}"')),
+                  key=_order)
+
+
+def oracle_of(case: Case, **settings_: Any):
+    hierarchies = [OracleHierarchy(case.hierarchies[q]) for q in case.qis]
+    rows = [(i, r) for i, r in enumerate(case.rows)
+            if case.null_handling == "extended" or all(r[q] is not None for q in case.qis)]
+    records = [tuple(None if r[q] is None else str(r[q]) for q in case.qis) for _, r in rows]
+    result = kaca(records, hierarchies, case.k, **settings_)
+    # Record index -> the row's id.
+    return result, sorted(((labels, rows[index][0]) for labels, index in result.released), key=_order)
+
+
+#: Pinned: three classes of 1, 2 and 2 records where b's nearest is a (1/2 per cell), not c (the top); and equal
+#: distances that the class ids decide.
+PINNED = text_case(["qa", "qb"],
+                   {"qa": {"a": ["ab", "*"], "b": ["ab", "*"], "c": ["c", "*"]},
+                    "qb": {"x": ["*"], "y": ["*"]}},
+                   [{"qa": a, "qb": b, "note": None} for a, b in
+                    (("a", "x"), ("a", "x"), ("b", "x"), ("c", "y"), ("c", "y"), ("b", "y"), ("a", "y"))],
+                   k=2, suppression_limit=0)
+
+
+@settings(max_examples=40, **SETTINGS)
+@given(case=cases(), merging=st.sampled_from(["one_at_a_time", "batched"]),
+       choice=st.sampled_from(["deterministic", "random"]), seed=st.integers(0, 3),
+       exact_classes=st.sampled_from([5000, 1, 4]))
+@example(case=PINNED, merging="one_at_a_time", choice="deterministic", seed=0, exact_classes=5000)
+@example(case=PINNED, merging="batched", choice="deterministic", seed=0, exact_classes=5000)
+@example(case=PINNED, merging="batched", choice="deterministic", seed=0, exact_classes=1)
+def test_kaca_in_sql_equals_the_oracle(engine: Engine, case: Case, merging: str, choice: str, seed: int,
+                                       exact_classes: int) -> None:
+    """Both merging modes, and batched rounds in blocks (exact_classes below the table's classes)."""
+    oracle = case.oracle()
+    if case.input_error_expected(oracle):
+        return
+    table = fresh("lr")
+    case.create_table(engine, table)
+    chosen = {"merging": merging, "choice": choice, "seed": seed, "exact_classes": exact_classes}
+    result = sqlanon.anonymize(lr_config(case, engine, table, **chosen))
+    expected, rows = oracle_of(case, **chosen)
+    assert result.verified, result.verification
+    assert released(engine, f"{table}_out", case.qis) == rows
+    assert result.details["classes"] == expected.classes
+    assert result.metrics["whd"] == pytest.approx(float(expected.whd), abs=1e-12)
+    assert result.metrics["modification_rate"] == pytest.approx(float(expected.modification_rate), abs=1e-12)
+
+
+@settings(max_examples=15, **SETTINGS)
+@given(case=cases(qi_counts=(2, 4)))
+def test_every_released_value_generalizes_its_original_and_classes_hold_k(engine: Engine, case: Case) -> None:
+    """Independently of the oracle: each released label is the original's label at some level of its hierarchy,
+    and every released combination has at least k rows."""
+    oracle = case.oracle()
+    if case.input_error_expected(oracle):
+        return
+    table = fresh("lr")
+    case.create_table(engine, table)
+    sqlanon.anonymize(lr_config(case, engine, table))
+    by_id = dict(enumerate(case.rows))
+    hierarchies = {q: OracleHierarchy(case.hierarchies[q]) for q in case.qis}
+    counts: dict[tuple, int] = {}
+    for labels, row_id in released(engine, f"{table}_out", case.qis):
+        counts[labels] = counts.get(labels, 0) + 1
+        for q, label in zip(case.qis, labels, strict=True):
+            value = by_id[row_id][q]
+            value = None if value is None else str(value)
+            assert label in {hierarchies[q].label(value, lv) for lv in range(hierarchies[q].height)}, (q, value)
+    assert all(size >= case.k for size in counts.values()), counts
+
+
+def test_height_weights_change_the_distance(engine: Engine) -> None:
+    """b joins the a's at 'ab' under both weights, but the released WHD follows them: one step up a hierarchy of
+    four levels is 1/3 of the way with uniform weights, (1/3) / (1/3 + 1/2 + 1) = 2/11 with height weights."""
+    case = text_case(["qa"], {"qa": {"a": ["ab", "ab2", "*"], "b": ["ab", "ab2", "*"], "c": ["c", "c2", "*"]}},
+                     [{"qa": v, "note": None} for v in "aabcc"], k=2, suppression_limit=0)
+    for weights, expected in (("uniform", 3 * (1 / 3) / 5), ("height", 3 * (2 / 11) / 5)):
+        table = fresh("lr")
+        case.create_table(engine, table)
+        result = sqlanon.anonymize(lr_config(case, engine, table, whd={"weights": weights}))
+        assert result.metrics["whd"] == pytest.approx(expected)
+        oracle, _ = oracle_of(case, weights=weights)
+        assert result.metrics["whd"] == pytest.approx(float(oracle.whd))
+
+
+def test_suppression_takes_the_costliest_small_classes_within_the_limit(both: Engine, tmp_path: Path) -> None:
+    data = lr_base(both.url, k=4, suppression_limit=3)
+    result = invoke("anonymize", config_file(tmp_path, data), "--json")
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.stdout)
+    assert out["verified"] and 0 < out["suppressed_rows"] <= 3
+    assert out["suppressed_classes"] >= 1
+    assert both.execute('SELECT count(*) FROM "t_out"')[0][0] == 20 - out["suppressed_rows"]
+    # Masked instead of removed: the same rows, every quasi-identifier '*', counted against the limit.
+    data["output"]["suppressed_rows"] = "mask"
+    masked = json.loads(invoke("anonymize", config_file(tmp_path, data), "--json").stdout)
+    assert masked["verified"] and masked["suppressed_rows"] == out["suppressed_rows"]
+    stars = both.execute("""SELECT count(*) FROM "t_out" WHERE age = '*' AND sex = '*' AND code = '*'""")[0][0]
+    assert stars >= out["suppressed_rows"]
+
+
+def lr_base(url: str, **privacy: Any) -> dict[str, Any]:
+    data = base_config(url, **privacy)
+    data["method"] = "local_recoding"
+    data["output"]["if_exists"] = "replace"
+    return data
+
+
+def test_cli_summary_json_and_reports(both: Engine, tmp_path: Path) -> None:
+    path = config_file(tmp_path, lr_base(both.url, k=3))
+    result = invoke("anonymize", path, "--report", tmp_path / "r.html", "--report", tmp_path / "r.json")
+    assert result.exit_code == 0, result.output
+    assert "strategy kaca (batched)" in result.stdout and "records by level:" in result.stdout
+    assert "modification rate" in result.stdout and "verified" in result.stdout
+    html = (tmp_path / "r.html").read_text(encoding="utf-8")
+    assert "Local recoding" in html and "Records per level" in html
+    document = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))
+    section = document["local_recoding"]
+    assert set(section["records_by_level"]) == {"age", "sex", "code"}
+    assert sum(section["records_by_level"]["age"].values()) == 20
+    valid = invoke("validate", path, "--json")
+    assert valid.exit_code == 0, valid.output
+    assert json.loads(valid.stdout)["classes"] == 20
+
+
+def test_apply_is_refused(db: Engine, tmp_path: Path) -> None:
+    path = config_file(tmp_path, lr_base(db.url, k=3))
+    report = tmp_path / "r.json"
+    assert invoke("anonymize", path, "--report", report).exit_code == 0
+    expect_error(["apply", "--transformation", report, "--source", "t", "--output", "t2", "--db", db.url], 2,
+                 "local_recoding")
+
+
+@pytest.mark.parametrize(("change", "fragments"), [
+    (lambda d: d["attributes"]["age"].pop("hierarchy"), ("attributes.age", "needs a hierarchy")),
+    (lambda d: d["attributes"]["age"].update(max_level=1), ("attributes.age.max_level", "not used")),
+    (lambda d: d["attributes"].update(name={"role": "sensitive", "models": [{"distinct_l_diversity": {"l": 2}}]}),
+     ("attributes.name.models", "not available with method local_recoding")),
+    (lambda d: d.update(search={"metric": "whd"}), ("search",)),
+    (lambda d: d.update(local_recoding={"merging": "fast"}), ("local_recoding.merging", "fast")),
+    (lambda d: d.update(local_recoding={"whd": {"weights": "log"}}), ("local_recoding.whd.weights",)),
+])
+def test_config_errors(db: Engine, tmp_path: Path, change, fragments: tuple[str, ...]) -> None:
+    data = lr_base(db.url, k=3)
+    change(data)
+    expect_error(["validate", config_file(tmp_path, data)], 2, *fragments)
+    assert "t_out" not in db.tables()
+
+
+def test_a_hierarchy_with_two_tops_is_refused(both: Engine, tmp_path: Path) -> None:
+    data = lr_base(both.url, k=3)
+    data["attributes"]["code"]["hierarchy"] = {"inline": {"A": ["AB", "X"], "B": ["AB", "X"], "C": ["C", "Y"]}}
+    expect_error(["anonymize", config_file(tmp_path, data)], 2, "attributes.code.hierarchy", "single top value")
+    assert "t_out" not in both.tables()
+
+
+def test_more_k_than_records_is_an_input_error(both: Engine, tmp_path: Path) -> None:
+    expect_error(["anonymize", config_file(tmp_path, lr_base(both.url, k=21))], 2, "privacy.k", "21")
