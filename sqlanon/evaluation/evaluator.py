@@ -104,8 +104,11 @@ class NodeEvaluator:
         the table read (``_table``), by default the code table where the query reads no more. ``grouping``:
         the k-anonymity query's class key as SQL, where the caller renders it apart (``_query``)."""
         by_code = loss_weights and self.code_weights is not None
+        if table is None:  # a whole-table statement outside the search (the write's failing classes): read it ready
+            table = self._whole_table(loss_weights)
+            self._ready(table)
         return {
-            "table": table or self._whole_table(loss_weights),
+            "table": table,
             "levels": list(node),
             "grouped": list(grouped) if grouped is not None else [True] * len(node),
             "k": self.k,
@@ -190,6 +193,11 @@ class NodeEvaluator:
                 "macros/packed.sql.j2", "class_key", list(markers), list(grouped), self._radices(grouped))
         return key
 
+    def _ready(self, table: str) -> None:
+        """Make the code table if ``table`` is it and it is still pending (made at its first use)."""
+        if table == self.fset.codes_table and self.fset.codes_pending is not None:
+            self.fset.codes_pending.make(self.adapter, table)
+
     def _whole_table(self, weights: bool) -> str:
         """The table a query reads whole: the frequency set for Loss weights summed per row (always with models
         or a population), else the code table where there is one (with the sensitive value codes)."""
@@ -244,8 +252,7 @@ class NodeEvaluator:
     def _run(self, node: Node, weights: bool) -> NodeStats:
         """The node's query run on the engine, uncached (the name tests and benchmarks/profile_run.py hook)."""
         table, sliced = self._table(node, weights)
-        if table == self.fset.codes_table and self.fset.codes_pending is not None:
-            self.fset.codes_pending.make(self.adapter, table)
+        self._ready(table)
         sql, params = self._query(node, weights, False, table, sliced)
         row = (self.adapter.execute_prepared if self.prepared else self.adapter.execute)(sql, params)[0]
         if sliced:
