@@ -12,7 +12,7 @@ batched mode). Written from the definitions, apart from the SQL: its own WHD, la
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -54,14 +54,25 @@ class KacaResult:
 def kaca(  # noqa: PLR0913 - the records, hierarchies and k, then each setting of local_recoding by keyword
          records: Sequence[tuple[str | None, ...]], hierarchies: Sequence[OracleHierarchy], k: int, *,
          merging: str = "one_at_a_time", choice: str = "deterministic", seed: int = 0, weights: str = "uniform",
-         beta: int = 1, exact_classes: int = 5000) -> KacaResult:
-    return _Kaca(records, hierarchies, k, weights, beta).run(merging, choice, seed, exact_classes)
+         beta: int = 1, exact_classes: int = 5000, verdict: Callable[[list[int]], bool | None] | None = None,
+         ) -> KacaResult:
+    """``verdict(record indices)``: the privacy models' verdict on a class (False: it must merge on; None:
+    undecidable, raises ``Unsure``)."""
+    return _Kaca(records, hierarchies, k, weights, beta, verdict).run(merging, choice, seed, exact_classes)
+
+
+class Unsure(Exception):
+    """A class's verdict sits on a model's boundary within rounding: the SQL may decide either way."""
+
+
+class NoRelease(Exception):
+    """One class is left and it still fails a model."""
 
 
 class _Kaca:
     def __init__(self, records: Sequence[tuple[str | None, ...]], hierarchies: Sequence[OracleHierarchy], k: int,
-                 weights: str, beta: int) -> None:
-        self.records, self.hierarchies, self.k = records, hierarchies, k
+                 weights: str, beta: int, verdict: Callable[[list[int]], bool | None] | None) -> None:
+        self.records, self.hierarchies, self.k, self.verdict = records, hierarchies, k, verdict
         self.costs = [whd_to_levels(h.height, weights, beta) for h in hierarchies]
         # Class ids in the order of the values (byte order of the labels, NULL last), as the SQL numbers them.
         combos = sorted(set(records), key=lambda r: tuple((v is None, v or "") for v in r))
@@ -87,7 +98,15 @@ class _Kaca:
                     and all(c.paths[i][j] == s.paths[i][j] for i, j in block)), default=None)
 
     def small(self) -> list[int]:
-        return sorted(c.cid for c in self.classes.values() if c.size < self.k)
+        return sorted(c.cid for c in self.classes.values() if c.size < self.k or self.fails(c.cid))
+
+    def fails(self, cid: int) -> bool:
+        if self.verdict is None:
+            return False
+        verdict = self.verdict([i for i, r in enumerate(self.records) if self.member[r] == cid])
+        if verdict is None:
+            raise Unsure
+        return not verdict
 
     def schedule(self) -> list[list[tuple[int, int]]]:
         """Blocks fine to coarse: raise the level with the most distinct labels among the classes first."""
@@ -109,9 +128,13 @@ class _Kaca:
                     pass
         while self.small():
             if merging == "batched":
+                if len(self.classes) == 1:
+                    raise NoRelease
                 self.round(self.batch([]))
                 continue
             small = self.small()
+            if len(self.classes) == 1:
+                raise NoRelease
             one = (min(small, key=lambda cid: (self.classes[cid].size, cid)) if choice == "deterministic"
                    else small[rng.randrange(len(small))])
             self.round([self.nearest(self.classes[one], [])])

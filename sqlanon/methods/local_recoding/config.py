@@ -51,12 +51,9 @@ class LocalRecodingConfig(AnonymizeConfig):
                                  f"far up as its nearest merge takes it); remove it")
             if attr.round is not None:
                 raise ValueError(f"attributes.{name}.round: applies to method microaggregation only")
-            if attr.models:
-                raise ValueError(f"attributes.{name}.models: privacy models on sensitive attributes are not "
-                                 f"available with method local_recoding yet (k-anonymity only); use method "
-                                 f"generalization")
         if self.privacy.delta_presence is not None:
-            raise ValueError("privacy.delta_presence: not available with method local_recoding (k-anonymity only)")
+            raise ValueError("privacy.delta_presence: not available with method local_recoding (its classes mix "
+                             "levels, which no population table is generalized to)")
         return self
 
 

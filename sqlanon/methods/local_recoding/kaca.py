@@ -31,6 +31,7 @@ from fractions import Fraction
 from math import lcm
 
 from ...engines.base import EngineAdapter
+from ...errors import NoSolutionError
 from ...metrics.whd import cumulative
 
 TEMPLATES = "methods/local_recoding/"
@@ -87,23 +88,35 @@ class Kaca:
     """The loop over one session's class and member tables (``create_classes``/``create_members``)."""
 
     def __init__(self, adapter: EngineAdapter, scratch: Callable[[str], str], *, classes: str, members: str,
-                 attrs: list[dict], k: int) -> None:
+                 attrs: list[dict], k: int, judge: Callable[[str, str], str] | None = None) -> None:
+        """``judge(classes, members)``: with privacy models, makes the table of the classes that fail k or a
+        model (find_failing_classes.sql.j2's) and returns its name; the classes that must merge are those."""
         self.adapter, self.scratch = adapter, scratch
         self.classes, self.members, self.attrs, self.k = classes, members, attrs, k
+        self.judge = judge
+        self.failing: str | None = None
+        self._judged()
         self.rounds = self.merges = self.suppressed_classes = self.blocked_rounds = 0
 
     def _run(self, template: str, **context: object) -> list[tuple]:
         return self.adapter.run(TEMPLATES + template, **context)
 
+    def _judged(self) -> None:
+        if self.judge is not None:
+            old, self.failing = self.failing, self.judge(self.classes, self.members)
+            if old is not None:
+                self.adapter.drop_tables([old])
+
     def small(self) -> tuple[int, int, int, int | None]:
-        """(classes below k, their records, all classes, the least small class by size then id)."""
-        count, records, total, least = self._run("count_small.sql.j2", classes=self.classes, k=self.k)[0]
+        """(classes below k or failing a model, their records, all classes, the least of them by size then id)."""
+        count, records, total, least = self._run("count_small.sql.j2", classes=self.classes, k=self.k,
+                                                 failing=self.failing)[0]
         return int(count), int(records), int(total), None if least is None else int(least)
 
     def nearest(self, one: int | None, block: list[tuple[int, int]] | None = None) -> str:
         edges = self.scratch(f"lre{self.rounds}")
         self._run("nearest.sql.j2", edges=edges, classes=self.classes, attrs=self.attrs, k=self.k, one=one,
-                  block=block or [])
+                  block=block or [], failing=self.failing)
         return edges
 
     def schedule(self) -> list[list[tuple[int, int]]]:
@@ -127,6 +140,7 @@ class Kaca:
         self._run("suppress_outliers.sql.j2", members=self.members, classes=self.classes, edges=edges, limit=limit)
         self._run("drop_suppressed.sql.j2", classes=self.classes, members=self.members)
         self.adapter.drop_tables([edges])
+        self._judged()
         self.suppressed_classes = before - self.small()[2]
         return self.suppressed_classes
 
@@ -138,6 +152,7 @@ class Kaca:
         self._run("move_members.sql.j2", members=self.members, merged=merged)
         self.adapter.drop_tables([edges, merged, self.classes])
         self.classes = following
+        self._judged()
 
     def run(self, merging: str, choice: str, seed: int, exact_classes: int,
             progress: Callable[[int, int], None] | None = None) -> Clustering:
@@ -158,6 +173,10 @@ class Kaca:
             one = None
             if merging == "one_at_a_time":
                 one = least if choice == "deterministic" else self._draw(rng)
+            if total == 1:  # one class left, and it fails a privacy model: no merge can help
+                raise NoSolutionError("local recoding merged the whole table into one class, which still fails a "
+                                      "privacy model: no release of this table meets them (see the models' "
+                                      "parameters, or the sensitive values the table holds)")
             small, total = self._round(self.nearest(one), total, first, progress)
             least = self.small()[3]
         return Clustering(rounds=self.rounds, merges=self.merges, classes=total,
@@ -175,5 +194,6 @@ class Kaca:
 
     def _draw(self, rng: random.Random) -> int:
         """A small class drawn uniformly (KACA line 3) by a seeded generator: the same on every engine."""
-        ids = [int(row[0]) for row in self._run("small_classes.sql.j2", classes=self.classes, k=self.k)]
+        ids = [int(row[0]) for row in self._run("small_classes.sql.j2", classes=self.classes, k=self.k,
+                                                 failing=self.failing)]
         return ids[rng.randrange(len(ids))]

@@ -10,9 +10,12 @@ allows any, takes whole small classes before any merge: those whose nearest merg
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from typing import Any, ClassVar
 
+from ...criteria import criteria_from_config
 from ...errors import InputError
+from ...evaluation import NodeEvaluator
 from ..base import AnonymizationMethod, Outcome, ProgressCallback, Records, Release
 from ..generalization.preparation import Preparation, PreparedData
 from .config import LocalRecodingConfig
@@ -48,9 +51,53 @@ class LocalRecodingMethod(AnonymizationMethod):
         self.adapter.run(TEMPLATES + "create_classes.sql.j2", table=classes, fset=self.data.fset.table,
                          attrs=self.attrs)
         self.adapter.run(TEMPLATES + "create_members.sql.j2", table=members, classes=classes, attrs=self.attrs)
+        self.evaluator = self._evaluator()
         self.kaca = Kaca(self.adapter, self.session.scratch, classes=classes, members=members, attrs=self.attrs,
-                         k=cfg.privacy.k)
+                         k=cfg.privacy.k, judge=self._judge if self.evaluator is not None else None)
         self.first_classes = self.kaca.small()[2]
+
+    def _evaluator(self) -> NodeEvaluator | None:
+        """With privacy models on sensitive attributes: the generalization's judge of classes, over a frequency
+        set whose one quasi-identifier is the class id (judge_classes.sql.j2), so that every model is judged
+        exactly as the node queries judge it."""
+        fset = self.data.fset
+        if not fset.sensitive:
+            return None
+        self.judged_table = self.session.scratch("lrj")
+        classes_fset = replace(fset, table=self.judged_table, codes_table=None, rollups=(), codes_pending=None,
+                               slicing=(), parts=0, part_ranges=None, code_weights=None, population=None,
+                               single_code=((True,),))
+        return NodeEvaluator(self.adapter, classes_fset, self.config.privacy.k, loss_weights=False,
+                             criteria=criteria_from_config(self.config), max_suppressed=self.data.ctx.max_suppressed)
+
+    def _judge(self, classes: str, members: str) -> str:
+        """The classes failing k or a model, judged on the current classes (a new table each time)."""
+        assert self.evaluator is not None
+        self.adapter.drop_tables([self.judged_table])
+        self.adapter.run(TEMPLATES + "judge_classes.sql.j2", table=self.judged_table, fset=self.data.fset.table,
+                         members=members, attrs=self.attrs, sensitive=len(self.data.fset.sensitive))
+        self.judgements = getattr(self, "judgements", 0) + 1
+        failing = self.session.scratch(f"lrf{self.judgements}")
+        self.adapter.run("find_failing_classes.sql.j2", failing=failing,
+                         **self.evaluator.context((0,), False, table=self.judged_table))
+        return failing
+
+    def verify_models(self, table: tuple[str, ...]) -> dict[str, Any] | None:
+        """Every privacy model re-checked on the written table: its classes (the distinct released combinations)
+        read back with their sensitive values, judged by the same model SQL."""
+        if self.evaluator is None:
+            return None
+        cfg = self.config
+        self.adapter.drop_tables([self.judged_table])
+        self.adapter.run(TEMPLATES + "verification_classes.sql.j2", table=self.judged_table, output=table,
+                         qis=cfg.quasi_identifiers, sensitive=list(self.data.fset.sensitive),
+                         mask=cfg.output.suppressed_rows == "mask")
+        failing = self.session.scratch("lrvf")
+        self.adapter.run("find_failing_classes.sql.j2", failing=failing,
+                         **self.evaluator.context((0,), False, table=self.judged_table))
+        classes = int(self.adapter.run("count_table.sql.j2", table=(failing,))[0][0])
+        return {"models_verified": classes == 0, "models_checked": [m["kind"] for m in self.evaluator.models],
+                "classes_failing_models": classes}
 
     def _single_tops(self) -> None:
         """A class may be merged up to the top of every hierarchy, so each must end in one value ('*')."""

@@ -1,7 +1,8 @@
 -- nearest: for each class smaller than k (or the one class `one`), the class whose merge adds the least
 -- distortion (the class distance), ties to the lower class id (KACA, lines 4-5); with `block`, among the classes
 -- that share its ancestor at the given level of each given quasi-identifier (a hash join on those codes).
--- context: edges (new), classes, attrs, k, one (a class id, or none: every class below k), block [(i, level)]
+-- context: edges (new), classes, attrs, k, failing (as count_small.sql.j2), one (a class id, or none: every
+--          class below k or failing a model), block [(i, level)]
 -- columns: a (the small class), b (its nearest), dist (the scaled distance)
 CREATE TEMPORARY TABLE "sqlanon_0a1b2c3d_lre1" AS
 SELECT a, b, dist FROM (
