@@ -140,6 +140,15 @@ def _with_database(url: str, dbname: str) -> str:
     return make_url(url).set(database=dbname).render_as_string(hide_password=False)
 
 
+def sigint_as_usual() -> None:
+    """``preexec_fn`` of a CLI process that a test interrupts with SIGINT: the default disposition, even when the
+    suite itself was started in the background, where the shell makes its jobs ignore SIGINT and the children
+    would inherit that (then Python raises no KeyboardInterrupt and the Ctrl-C tests would see nothing)."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def write_config(path: Path, data: dict) -> Path:
     path.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
     return path

@@ -53,7 +53,7 @@ from tests.e2e.test_interrupt import (
     snapshot,
     wait_for_server_cleanup,
 )
-from tests.helpers import Engine, invoke, quote, write_config
+from tests.helpers import Engine, invoke, quote, sigint_as_usual, write_config
 
 SEARCH_PAUSE = "SQLANON_FAULT_PAUSE_IN_SEARCH"
 WRITE_PAUSE = "SQLANON_FAULT_PAUSE_IN_WRITE"
@@ -79,7 +79,7 @@ def _env(pauses: dict[str, float] | None = None, extra: dict[str, str] | None = 
 def start(*args: Any, pauses: dict[str, float] | None = None,
           extra_env: dict[str, str] | None = None) -> subprocess.Popen[str]:
     return subprocess.Popen([str(SQLANON), *map(str, args)], env=_env(pauses, extra_env), stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+                            stderr=subprocess.PIPE, text=True, preexec_fn=sigint_as_usual)
 
 
 def run_cli(*args: Any, extra_env: dict[str, str] | None = None,

@@ -16,6 +16,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +26,7 @@ from click.testing import CliRunner
 from sqlanon.cli import main
 from sqlanon.engines import adapter_for_url
 from sqlanon.errors import EngineError
-from tests.helpers import Engine, write_config
+from tests.helpers import Engine, sigint_as_usual, write_config
 
 SQLANON = Path(sys.executable).with_name("sqlanon")
 PAUSE_SECONDS = 30
@@ -74,7 +75,7 @@ def leftovers(engine: Engine) -> set[str]:
 def start(config_path: Path, *options: str) -> subprocess.Popen[str]:
     env = {**os.environ, "SQLANON_FAULT_PAUSE_IN_WRITE": str(PAUSE_SECONDS)}
     return subprocess.Popen([str(SQLANON), "anonymize", str(config_path), *options], env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=sigint_as_usual)
 
 
 def sleeping(pid: int) -> bool:
@@ -221,7 +222,16 @@ LONG_STATEMENT = {
 }
 
 
-def test_ctrl_c_inside_a_statement_is_an_interrupt(engine: Engine) -> None:
+@pytest.fixture
+def python_sigint() -> Iterator[None]:
+    """Python's own SIGINT handler (KeyboardInterrupt) for a test that signals its own process, even when the
+    suite was started in the background, whose jobs the shell makes ignore SIGINT."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, previous)
+
+
+def test_ctrl_c_inside_a_statement_is_an_interrupt(engine: Engine, python_sigint: None) -> None:
     """Ctrl-C while the database runs a statement reaches the caller as KeyboardInterrupt, which the CLI turns into
     'interrupted; nothing was written' and exit 130. A run spends most of its search inside node queries; there
     DuckDB's client stops the statement and raises a plain RuntimeError, which the CLI reported as an unexpected

@@ -64,6 +64,7 @@ class LocalRecodingMethod(AnonymizationMethod):
         if not fset.sensitive:
             return None
         self.judged_table = self.session.scratch("lrj")
+        self.judgements = 0
         classes_fset = replace(fset, table=self.judged_table, codes_table=None, rollups=(), codes_pending=None,
                                slicing=(), parts=0, part_ranges=None, code_weights=None, population=None,
                                single_code=((True,),))
@@ -76,7 +77,7 @@ class LocalRecodingMethod(AnonymizationMethod):
         self.adapter.drop_tables([self.judged_table])
         self.adapter.run(TEMPLATES + "judge_classes.sql.j2", table=self.judged_table, fset=self.data.fset.table,
                          members=members, attrs=self.attrs, sensitive=len(self.data.fset.sensitive))
-        self.judgements = getattr(self, "judgements", 0) + 1
+        self.judgements += 1
         failing = self.session.scratch(f"lrf{self.judgements}")
         self.adapter.run("find_failing_classes.sql.j2", failing=failing,
                          **self.evaluator.context((0,), False, table=self.judged_table))
@@ -215,8 +216,9 @@ class LocalRecodingMethod(AnonymizationMethod):
             "quasi_identifiers": cfg.quasi_identifiers,
             "hierarchy_heights": {h.attribute: h.height for h in self.data.hierarchies},
             "classes": total,
-            "classes_below_k": small,
-            "records_in_classes_below_k": records,
+            # Below k, or failing a privacy model: the classes KACA starts merging.
+            "classes_to_merge": small,
+            "records_in_classes_to_merge": records,
             "merging": cfg.local_recoding.merging,
         }
 

@@ -31,11 +31,13 @@ WITH ends AS (
   SELECT x.cid AS old, x.size, x.lv0, x.p0_0, x.p0_1, x.p0_2, x.lv1, x.p1_0, x.p1_1 FROM "sqlanon_0a1b2c3d_lrc" AS x
   WHERE x.cid NOT IN (SELECT a FROM taken) AND x.cid NOT IN (SELECT b FROM taken)
   UNION ALL
-  SELECT m.a AS old, m.size       , m.lv0, CASE WHEN m.lv0 <= 0 THEN m.s0_0 END, CASE WHEN m.lv0 <= 1 THEN m.s0_1 END, CASE WHEN m.lv0 <= 2 THEN m.s0_2 END
+  SELECT m.a AS old, m.size
+       , m.lv0, CASE WHEN m.lv0 <= 0 THEN m.s0_0 END, CASE WHEN m.lv0 <= 1 THEN m.s0_1 END, CASE WHEN m.lv0 <= 2 THEN m.s0_2 END
        , m.lv1, CASE WHEN m.lv1 <= 0 THEN m.s1_0 END, CASE WHEN m.lv1 <= 1 THEN m.s1_1 END
   FROM merged AS m
   UNION ALL
-  SELECT m.b AS old, 0       , m.lv0, CASE WHEN m.lv0 <= 0 THEN m.s0_0 END, CASE WHEN m.lv0 <= 1 THEN m.s0_1 END, CASE WHEN m.lv0 <= 2 THEN m.s0_2 END
+  SELECT m.b AS old, 0
+       , m.lv0, CASE WHEN m.lv0 <= 0 THEN m.s0_0 END, CASE WHEN m.lv0 <= 1 THEN m.s0_1 END, CASE WHEN m.lv0 <= 2 THEN m.s0_2 END
        , m.lv1, CASE WHEN m.lv1 <= 0 THEN m.s1_0 END, CASE WHEN m.lv1 <= 1 THEN m.s1_1 END
   FROM merged AS m
 )
