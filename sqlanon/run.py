@@ -77,7 +77,7 @@ def _perform_steps(
     verification (unless ``dry_run``), the result and its report."""
     adapter = session.adapter
     keys = APPLY_KEYS if plan is not None else {}
-    output = resolve_names(session, method, keys)
+    output = resolve_names(session, method, keys, dry_run)
     try:
         method.prepare()
     except SmallerThanKError as exc:
@@ -89,7 +89,7 @@ def _perform_steps(
     except ConfigError as exc:
         raise session.named(exc) from None
     cfg = session.config
-    if not dry_run:  # a dry run writes nothing, so where it would write is not its concern
+    if output is not None:  # a dry run writes nothing, so where it would write is not its concern
         try:
             settle_interrupted_publication(adapter, output.parts, key=keys.get("output.table", "output.table"))
             check_output_writable(adapter, output, key=keys.get("output.table", "output.table"),
@@ -102,10 +102,10 @@ def _perform_steps(
         except ConfigError as exc:
             raise session.named(exc) from None
     method.solve(plan, on_violation, progress, started)
-    target = output.parts
+    target = None if output is None else output.parts
     verification = None
     histogram: list[list[int]] | None = None
-    if not dry_run:
+    if target is not None:
         verification, histogram = write_and_verify(session, method, target)
     records, outcome = method.records(), method.outcome()
     result = AnonymizationResult(
@@ -123,7 +123,7 @@ def _perform_steps(
         seconds=round(time.perf_counter() - started, 4),
         source_table=session.source_shown,
         # As written, but each part as the engine spells it (PostgreSQL folds unquoted names).
-        output_table=None if dry_run else display_name(
+        output_table=None if target is None else display_name(
             target[len(target) - len(parse_qualified_name(cfg.output.table)):]),
         output_rows=None if verification is None else verification["rows"],
         verified=None if dry_run else bool(verification and verification["verified"]),
@@ -135,15 +135,17 @@ def _perform_steps(
         plan=method.plan(),
     )
     if want_report:
-        result.report = _report(session, method, result, None if dry_run else target, histogram)
+        result.report = _report(session, method, result, target, histogram)
     return result
 
 
-def resolve_names(session: Session, method: AnonymizationMethod, keys: dict[str, str]) -> Relation:
+def resolve_names(session: Session, method: AnonymizationMethod, keys: dict[str, str],
+                  dry_run: bool = False) -> Relation | None:
     """Every table name of the config as the database resolves it, before any work: the source (kept on the
     session for the run to read), and the output, refused when it is or would replace a relation the run reads
     (the source, the method's own tables, what views among them read) or lies in the history schema
-    (``output.target``)."""
+    (``output.target``). A dry run writes nothing: its output is not resolved (None), as it is not checked
+    for being writable either, which saves a small run a few catalog queries."""
     cfg, adapter = session.config, session.adapter
     read: list[tuple[str, Relation]] = []
     try:
@@ -151,6 +153,8 @@ def resolve_names(session: Session, method: AnonymizationMethod, keys: dict[str,
             source_key = keys.get("source.table", "source.table")
             session.source_relation = require_existing(adapter, resolve(adapter, cfg.source.table), source_key)
             read.append((source_key, session.source_relation))
+        if dry_run:
+            return None
         read.extend((key, resolve(adapter, name)) for key, name in method.tables_read())
         output = resolve(adapter, cfg.output.table)
         check_output_identity(adapter, output, read, key=keys.get("output.table", "output.table"),
