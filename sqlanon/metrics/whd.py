@@ -19,6 +19,7 @@ generalization of it from below (a kept cell never costs more than 1, and cumula
 
 from __future__ import annotations
 
+import functools
 from fractions import Fraction
 
 from ..evaluation.evaluator import NodeStats
@@ -74,8 +75,13 @@ def whd(height: int, level_from: int, level_to: int, weights: str = "uniform", b
 
 
 def _tables(ctx: MetricContext) -> tuple[tuple[Fraction, ...], ...]:
-    weights, beta = ctx.whd_weights
-    return tuple(cumulative(h, weights, beta) for h in ctx.heights)
+    return _cumulative_tables(ctx.heights, *ctx.whd_weights)
+
+
+@functools.lru_cache(maxsize=16)
+def _cumulative_tables(heights: tuple[int, ...], weights: str, beta: float) -> tuple[tuple[Fraction, ...], ...]:
+    """Per hierarchy, ``cumulative``: computed once per run, as the search takes the bound of every node."""
+    return tuple(cumulative(h, weights, beta) for h in heights)
 
 
 def distortion_per_record(node: Node, ctx: MetricContext) -> Fraction:

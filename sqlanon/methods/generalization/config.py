@@ -37,13 +37,18 @@ class GeneralizationConfig(AnonymizeConfig):
 
     @model_validator(mode="after")
     def _hierarchy_for_every_qi(self) -> GeneralizationConfig:
-        for name, attr in self.attributes.items():
-            if attr.role is Role.QUASI_IDENTIFIER and attr.hierarchy is None:
-                raise ValueError(f"attributes.{name}: a quasi_identifier needs a hierarchy (method generalization; "
-                                 f"for numeric columns without one, see method: microaggregation)")
-            if attr.round is not None:
-                raise ValueError(f"attributes.{name}.round: applies to method microaggregation only")
+        require_hierarchies(self, "for numeric columns without one, see method: microaggregation")
         return self
+
+
+def require_hierarchies(cfg: AnonymizeConfig, why: str) -> None:
+    """Every quasi-identifier has a hierarchy, and none asks for microaggregation's rounding: the methods that
+    generalize up hierarchies (generalization, local recoding) share this check."""
+    for name, attr in cfg.attributes.items():
+        if attr.role is Role.QUASI_IDENTIFIER and attr.hierarchy is None:
+            raise ValueError(f"attributes.{name}: a quasi_identifier needs a hierarchy (method {cfg.method}; {why})")
+        if attr.round is not None:
+            raise ValueError(f"attributes.{name}.round: applies to method microaggregation only")
 
 
 CONFIG = GeneralizationConfig

@@ -6,8 +6,8 @@ from typing import Literal
 
 from pydantic import Field, model_validator
 
-from ...config.models import AnonymizeConfig, Role, _Strict
-from ..generalization.config import SearchConfig, WhdConfig
+from ...config.models import AnonymizeConfig, _Strict
+from ..generalization.config import SearchConfig, WhdConfig, require_hierarchies
 
 
 class LocalRecodingSettings(_Strict):
@@ -42,15 +42,11 @@ class LocalRecodingConfig(AnonymizeConfig):
 
     @model_validator(mode="after")
     def _supported(self) -> LocalRecodingConfig:
+        require_hierarchies(self, "each class is generalized up its hierarchies")
         for name, attr in self.attributes.items():
-            if attr.role is Role.QUASI_IDENTIFIER and attr.hierarchy is None:
-                raise ValueError(f"attributes.{name}: a quasi_identifier needs a hierarchy (method local_recoding "
-                                 f"generalizes each class up its hierarchies)")
             if attr.max_level is not None:
                 raise ValueError(f"attributes.{name}.max_level: not used by method local_recoding (a class goes as "
                                  f"far up as its nearest merge takes it); remove it")
-            if attr.round is not None:
-                raise ValueError(f"attributes.{name}.round: applies to method microaggregation only")
         if self.privacy.delta_presence is not None:
             raise ValueError("privacy.delta_presence: not available with method local_recoding (its classes mix "
                              "levels, which no population table is generalized to)")

@@ -133,9 +133,9 @@ class Kaca:
     def suppress_outliers(self, limit: int) -> int:
         """Suppress the small classes whose nearest merge costs most per record, up to ``limit`` records; returns
         the classes suppressed."""
-        if limit <= 0 or self.small()[0] == 0:
+        small, _, before, _ = self.small()
+        if limit <= 0 or small == 0:
             return 0
-        before = self.small()[2]
         edges = self.nearest(None)
         self._run("suppress_outliers.sql.j2", members=self.members, classes=self.classes, edges=edges, limit=limit)
         self._run("drop_suppressed.sql.j2", classes=self.classes, members=self.members)
@@ -167,7 +167,7 @@ class Kaca:
                     if int(self.adapter.run("count_table.sql.j2", table=(edges,))[0][0]) == 0:
                         self.adapter.drop_tables([edges])
                         break
-                    small, total = self._round(edges, total, first, progress)
+                    small, total, least = self._round(edges, total, first, progress)
                 self.blocked_rounds = self.rounds
         while small:
             one = None
@@ -177,20 +177,20 @@ class Kaca:
                 raise NoSolutionError("local recoding merged the whole table into one class, which still fails a "
                                       "privacy model: no release of this table meets them (see the models' "
                                       "parameters, or the sensitive values the table holds)")
-            small, total = self._round(self.nearest(one), total, first, progress)
-            least = self.small()[3]
+            small, total, least = self._round(self.nearest(one), total, first, progress)
         return Clustering(rounds=self.rounds, merges=self.merges, classes=total,
                           suppressed_classes=self.suppressed_classes, blocked_rounds=self.blocked_rounds)
 
     def _round(self, edges: str, total: int, first: int, progress: Callable[[int, int], None] | None
-               ) -> tuple[int, int]:
+               ) -> tuple[int, int, int | None]:
+        """One round's merges; then (classes still to merge, all classes, the least of them by size then id)."""
         self.merge(edges)
         self.rounds += 1
-        small, _, after, _ = self.small()
+        small, _, after, least = self.small()
         self.merges += total - after
         if progress is not None:
             progress(first - small, first)
-        return small, after
+        return small, after, least
 
     def _draw(self, rng: random.Random) -> int:
         """A small class drawn uniformly (KACA line 3) by a seeded generator: the same on every engine."""
