@@ -173,12 +173,13 @@ def _apply_recorded_in(transformation: Path | None, db: str | None,
 @main.command()
 @click.option("--db", "db", metavar="URL", required=True, help="Database URL.")
 @click.option("--table", required=True, help="Table to measure (schema.table allowed).")
-@click.option("--qi", required=True, help="Comma-separated quasi-identifier columns.")
+@click.option("--qi", default="", help="Comma-separated quasi-identifier columns (may be left out with --box).")
 @click.option("--k", "k", type=int, help="Report classes and records below this k.")
 @click.option("--sensitive", metavar="S1,S2", help="Comma-separated sensitive attributes to measure.")
-@click.option("--hierarchy", "hierarchy", metavar="S=FILE", multiple=True,
-              help="Hierarchy of a sensitive attribute for hierarchical t-closeness: an ARX CSV file "
-                   "(value;level1;...;top, ';'-separated, one top value). Repeatable.")
+@click.option("--hierarchy", "hierarchy", metavar="ATTR=FILE", multiple=True,
+              help="An ARX CSV hierarchy (value;level1;...;top, ';'-separated, one top value): of a sensitive "
+                   "attribute for hierarchical t-closeness, or of a quasi-identifier for its WHD against --source. "
+                   "Repeatable.")
 @click.option("--population", metavar="TABLE",
               help="Population table with the same quasi-identifier columns; --table is the research subset "
                    "(delta-presence).")
@@ -194,23 +195,41 @@ def _apply_recorded_in(transformation: Path | None, db: str | None,
               help="With --sensitive: the (k,p,q,r)-anonymity the table meets for this q (seed 004): the largest p "
                    "and r of the classes holding a value fewer than q * rows records hold.")
 @click.option("--source", metavar="TABLE",
-              help="The table the checked one was made from (microaggregation): its information loss SSE / SST "
-                   "against it, rows matched on --key.")
+              help="The table the checked one was made from, rows matched one to one on --key: the modification "
+                   "rate, the WHD of quasi-identifiers given a --hierarchy, and (every quasi-identifier numeric) "
+                   "microaggregation's information loss SSE / SST.")
 @click.option("--key", metavar="COLUMN", help="With --source: the column matching the two tables' rows.")
 @click.option("--standardize", type=click.Choice(["z_score", "range", "none"]), default="z_score",
               show_default=True, help="With --source: the scale of the information loss, as microaggregation's.")
+@click.option("--whd-weights", metavar="uniform|height", default="uniform", show_default=True,
+              help="With a quasi-identifier --hierarchy: the edge weights of the WHD (height: 1 / (H - a)^beta).")
+@click.option("--whd-beta", metavar="BETA", default="1", show_default=True,
+              help="With --whd-weights height: the exponent beta (>= 1).")
+@click.option("--box", "box", metavar="C1,C2",
+              help="Cloaked columns of a cloaking release, each released as C_min and C_max ([C_min, C_max)): the "
+                   "boxes join the classes and are checked; with --source, the values outside their box and the "
+                   "per-request k.")
+@click.option("--subject", metavar="COLUMN",
+              help="With --box and --source: the per-request k counts distinct values of this source column.")
+@click.option("--per-request", is_flag=True,
+              help="With --box, --source and --k: the exit code judges the per-request k (each released box "
+                   "holds >= k subjects) instead of the table's classes.")
 @click.option("--json", "as_json", is_flag=True, help="Print exactly one JSON object on stdout.")
 def check(  # noqa: PLR0913 - click passes each of the command's options as an argument
     db: str, table: str, qi: str, k: int | None, sensitive: str | None, hierarchy: tuple[str, ...],
     population: str | None, c: float, masked_as_suppressed: bool, suppression_limit: str | None,
-    q: str | None, source: str | None, key: str | None, standardize: str, as_json: bool,
+    q: str | None, source: str | None, key: str | None, standardize: str, whd_weights: str, whd_beta: str,
+    box: str | None, subject: str | None, per_request: bool, as_json: bool,
 ) -> None:
     """Measure k-anonymity and attribute disclosure of an existing table, in SQL.
 
     NULL is a value of its own, in quasi-identifiers and sensitive attributes.
     Exit code 0 when the table is k-anonymous (or no --k is given), 3 when it
-    is not (or its masked rows exceed --suppression-limit), 2 when the table is
-    empty; the sensitive-attribute measures never change the exit code.
+    is not (or its masked rows exceed --suppression-limit, or it breaks a claim:
+    an invalid box, a source value outside its box, a released value that does
+    not generalize its source value), 2 on bad input (an empty table, a --key
+    that does not identify the rows); the sensitive-attribute measures, the
+    modification rate and the WHD never change the exit code.
 
     \b
     Per --sensitive attribute (over the equivalence classes; p = class, q = table distribution):
@@ -224,6 +243,12 @@ def check(  # noqa: PLR0913 - click passes each of the command's options as an a
       e                   min (max - min) per class, NULLs ignored ((k,e)-anonymity; numeric columns)
     t (ordered) and e are null (n/a) when the column's type is not numeric.
     With --population: delta_min / delta_max of subset / population records per class.
+    With --source/--key: modification rate = QI cells whose released value differs from the
+    source's / (source rows x QIs), a source row missing from the table modifying all its cells;
+    WHD (per QI with a --hierarchy): a cell at level j costs the WHD of climbing j levels, a
+    missing row or masked '*' cell 1.
+    With --box: the per-request k is the fewest source records (or --subject values) inside a
+    released box, over the box dimensions only.
 
     \b
     Examples:
@@ -235,9 +260,13 @@ def check(  # noqa: PLR0913 - click passes each of the command's options as an a
           --masked-as-suppressed --suppression-limit 0.05
       sqlanon check --db duckdb:///tax.duckdb --table incomes_k5 --qi income,tax,age --k 5 \\
           --sensitive benefit --q 0.2 --source incomes --key id
+      sqlanon check --db duckdb:///wh.duckdb --table adult_k5 --qi age,zip,sex --k 5 \\
+          --source adult --key id --hierarchy zip=zip.csv --whd-weights height --whd-beta 1
+      sqlanon check --db duckdb:///trips.duckdb --table trips_cloaked --box lat,lon,ts --k 5 \\
+          --source trips --key trip_id --subject driver --per-request
     """
     from . import api
-    from .audit import format_report, parse_hierarchy_specs
+    from .audit import format_report, format_verdict, parse_hierarchy_specs
 
     def action() -> None:
         attributes = [s.strip() for s in (sensitive or "").split(",") if s.strip()]
@@ -246,12 +275,15 @@ def check(  # noqa: PLR0913 - click passes each of the command's options as an a
         result = api.check(db, table, [q.strip() for q in qi.split(",") if q.strip()], k,
                            sensitive=attributes, hierarchies=parse_hierarchy_specs(hierarchy), population=population,
                            c=c, masked_as_suppressed=masked_as_suppressed, suppression_limit=suppression_limit, q=q,
-                           source=source, key=key, standardize=standardize)
+                           source=source, key=key, standardize=standardize, boxes=box, subject=subject,
+                           per_request=per_request, whd_weights=whd_weights, whd_beta=whd_beta)
         if as_json:
             click.echo(json.dumps(result.to_dict()))
         else:
+            boxes = (result.boxes or {}).get("columns", [])
+            over = [*result.quasi_identifiers, *(f"[{b}_min, {b}_max)" for b in boxes)]
             click.echo(f"{result.table}: {result.rows} rows, {result.classes} equivalence classes over "
-                       f"{', '.join(result.quasi_identifiers)}")
+                       f"{', '.join(over)}")
             if result.masked_rows is not None:
                 limit = ("" if result.suppression_limit is None else
                          f" {'<=' if result.within_suppression_limit else '> the'} limit {result.suppression_limit}"
@@ -263,7 +295,7 @@ def check(  # noqa: PLR0913 - click passes each of the command's options as an a
             if k is not None:
                 click.echo(f"  k={k}: {result.classes_below_k} classes / {result.records_below_k} records below k "
                            f"-> {'k-anonymous' if result.k_anonymous else 'NOT k-anonymous'}")
-            for line in format_report(result):
+            for line in [*format_verdict(result), *format_report(result)]:
                 click.echo(line)
         if not result.passed:
             sys.exit(3)

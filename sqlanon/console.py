@@ -139,14 +139,20 @@ def summary(result: Any, base_dir: Path | None = None, schema: str | None = None
     if result.run_id:
         lines.append(f"  run id: {result.run_id} ({runs_show(result.run_id, result.database, base_dir, schema)})")
     if not result.dry_run:
-        v = result.verification
-        lines.append(
-            f"  output: {result.output_table} ({result.output_rows} rows) - "
-            + ("verified: smallest class " + str(v["smallest_class"]) + f" >= k={result.k}, "
-               f"{v['suppressed_rows']} suppressed <= {result.suppression_limit}"
-               + (f", privacy models re-checked ({', '.join(v['models_checked'])})" if "models_checked" in v else "")
-               if result.verified else "VERIFICATION FAILED: " + v["reason"]
-               + ("" if v.get("models_verified", True) else
-                  f"; {v['classes_failing_models']} written classes fail a privacy model"))
-        )
+        lines.append(f"  output: {result.output_table} ({result.output_rows} rows) - " + _verified(result))
     return "\n".join(lines)
+
+
+def _verified(result: Any) -> str:
+    """The summary's account of the verification of the written table."""
+    v = result.verification
+    if not result.verified:
+        return "VERIFICATION FAILED: " + v["reason"] + ("" if v.get("models_verified", True) else
+                                                        f"; {v['classes_failing_models']} written classes fail a "
+                                                        f"privacy model")
+    checked = v.get("models_checked", ())
+    held = (f"every released box holds {v['fewest_inside']} >= k={result.k} of the source (request mode: classes "
+            f"not held to k)" if "k per request" in checked
+            else f"smallest class {v['smallest_class']} >= k={result.k}")
+    return (f"verified: {held}, {v['suppressed_rows']} suppressed <= {result.suppression_limit}"
+            + (f", privacy models re-checked ({', '.join(checked)})" if checked else ""))

@@ -187,6 +187,31 @@ class Oracle:
             values=values,
         )
 
+    def modification_rate(self, node: Sequence[int]) -> Fraction:
+        """The modification rate of a node (seed 002): the considered records' quasi-identifier cells whose
+        released label differs from the value (as text: a label equal to the value, as a hierarchy may repeat a
+        value at level 1, is no modification; a NULL kept as NULL neither), a suppressed record (its class below
+        k) counting all its cells.
+
+        >>> h = {"a": ["a", "*"], "b": ["bc", "*"], "c": ["bc", "*"]}
+        >>> o = Oracle([{"x": v} for v in ("a", "a", "b", "c", None)], ["x"], {"x": h}, k=2, max_suppressed=1)
+        >>> o.modification_rate((1,))  # a kept as 'a', b and c modified, NULL alone: suppressed
+        Fraction(3, 5)
+        """
+        node = tuple(node)
+        q = len(self.qis)
+        if self.n == 0 or q == 0:
+            return Fraction(0)
+        keys = [self.generalize(r, node) for r in self.records]
+        classes = Counter(keys)
+        modified = 0
+        for record, key in zip(self.records, keys, strict=True):
+            if classes[key] < self.k:
+                modified += q
+            else:
+                modified += sum(1 for value, label in zip(record, key, strict=True) if label != value)
+        return Fraction(modified, self.n * q)
+
     def display(self, metric: str, value: Fraction) -> float:
         """The float a report shows (loss: the q-th root of the product, minus one)."""
         if metric == "loss":

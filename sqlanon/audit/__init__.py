@@ -1,9 +1,10 @@
 """``sqlanon check``: audit an existing (published) table, entirely in SQL.
 
 The command: its options checked (``options.py``), the table and the population resolved, the hierarchies
-given loaded as scratch tables, and the measures of ``measures.py`` (which the run report shares) put together
-as a ``CheckResult`` (``result.py``). (A package named ``check`` would shadow the function ``sqlanon.check``,
-hence ``audit``.)
+given loaded as scratch tables, and the measures of ``measures.py`` (which the run report shares), the comparison
+with a source table (``comparison.py``) and the boxes of a cloaking release (``boxes.py``) put together as a
+``CheckResult`` (``result.py``). (A package named ``check`` would shadow the function ``sqlanon.check``, hence
+``audit``.)
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from typing import Any
 from ..engines import EngineAdapter, adapter_for_url
 from ..errors import ConfigError, InputError
 from ..hierarchy.loading import describe_lookup, load_lookup_rows
-from ..identifiers import display_name, parse_spelled_name
+from ..identifiers import SpelledName, display_name, parse_spelled_name
 from ..measures import (
     DEFAULT_C,
     ClassMeasures,
@@ -30,17 +31,22 @@ from ..measures import (
 )
 from ..output.verify import class_distribution
 from ..session import DatabaseSession
+from .boxes import box_columns, check_box_columns, check_subject, measure_boxes, per_request_k
+from .comparison import check_keys, check_source_columns, compare_with_source, information_loss
 from .options import (
+    check_box_options,
     check_source_options,
     hierarchy_paths,
+    parse_boxes,
     parse_c,
     parse_hierarchy_specs,
     parse_k_and_limit,
     parse_q,
     parse_suppression_limit,
+    parse_whd,
     read_hierarchy,
 )
-from .result import CheckResult, format_report
+from .result import CheckResult, format_report, format_verdict
 
 
 def check(  # noqa: PLR0913 - sqlanon.check, the public entry point: one keyword per option of `sqlanon check`
@@ -59,6 +65,11 @@ def check(  # noqa: PLR0913 - sqlanon.check, the public entry point: one keyword
     source: str | None = None,
     key: str | None = None,
     standardize: str = "z_score",
+    boxes: str | Sequence[str] | None = None,
+    subject: str | None = None,
+    per_request: bool = False,
+    whd_weights: str = "uniform",
+    whd_beta: float | int | str = 1.0,
 ) -> CheckResult:
     """Measure k-anonymity and the sensitive-attribute models of an existing table (NULL is a value).
 
@@ -68,50 +79,134 @@ def check(  # noqa: PLR0913 - sqlanon.check, the public entry point: one keyword
     An empty table is an input error: there is nothing to measure, and "k-anonymous" would be vacuous.
 
     ``q`` adds, per sensitive attribute, the (k,p,q,r)-anonymity the table meets for that q (the largest p and
-    r; seed 004 Definition 7). ``source`` and ``key`` add the information loss of a microaggregated table
-    against its source, matched on ``key`` (``standardize``: the scale, as microaggregation's).
+    r; seed 004 Definition 7). ``source`` and ``key`` compare the table with the table it was made from, rows
+    matched on ``key`` (``comparison.py``): the modification rate, the WHD of the quasi-identifiers given a
+    hierarchy (``whd_weights``, ``whd_beta``), and the information loss of a microaggregated table
+    (``standardize``: the scale, as microaggregation's) when every quasi-identifier is numeric.
+
+    ``boxes`` names the cloaked columns of a cloaking release, each released as c_min and c_max (``boxes.py``):
+    they join the classes; with ``source``, the per-request k (fewest source records, or distinct ``subject``
+    values, inside a released box), which ``per_request`` judges against ``k`` instead of the classes.
     """
     # Every option is checked, and every hierarchy file read, before the database is opened.
-    limit_spec = parse_k_and_limit(qis, k, masked_as_suppressed, suppression_limit)
-    q_value = parse_q(q)
+    box_list = parse_boxes(boxes)
+    limit_spec = parse_k_and_limit(qis, k, masked_as_suppressed, suppression_limit, box_list)
     check_source_options(source, key, standardize)
+    check_box_options(box_list, source=source, subject=subject, per_request=per_request, k=k,
+                      masked_as_suppressed=masked_as_suppressed)
     attributes = list(dict.fromkeys(sensitive or []))
-    paths = hierarchy_paths(hierarchies, attributes)
-    c_value = parse_c(c)
-    hierarchy_rows = {
-        name: read_hierarchy(path, f"--hierarchy {name}={path}") for name, path in paths.items()
-    }
-    spelled = parse_spelled_name(table)
-    spelled_population = None if population is None else parse_spelled_name(population)
-    spelled_source = None if source is None else parse_spelled_name(source)
-
+    paths = hierarchy_paths(hierarchies, attributes, qis, source)
+    plan = _Plan(
+        table=parse_spelled_name(table), qis=qis, k=k, attributes=attributes, c=parse_c(c), q=parse_q(q),
+        paths=paths, hierarchy_rows={name: read_hierarchy(path, f"--hierarchy {name}={path}")
+                                     for name, path in paths.items()},
+        population=None if population is None else parse_spelled_name(population),
+        source=None if source is None else parse_spelled_name(source),
+        key=key, standardize=standardize, boxes=box_list, subject=subject, per_request=per_request,
+        whd=parse_whd(whd_weights, whd_beta), masked=masked_as_suppressed,
+    )
     with DatabaseSession(adapter_for_url(db, Path.cwd(), create=False)) as session:
-        adapter = session.adapter
-        # As the database resolves them (its case rule, search_path), like every name sqlanon reads.
-        parts = adapter.resolve_relation(spelled).parts
-        population_parts = None if spelled_population is None else adapter.resolve_relation(spelled_population).parts
-        columns = _checked_columns(adapter, parts, qis, attributes)
-        if population_parts is not None:
-            _check_population(adapter, population_parts, qis)
-        lookups = _load_hierarchies(session, hierarchy_rows, paths, parts)
-        measured = _measure_classes(adapter, parts, qis, k)
-        distribution = class_distribution(adapter, parts, qis) if masked_as_suppressed else None
-        measures = _measure_sensitive(adapter, parts, qis, attributes, c_value, lookups, q_value)
-        presence = None if population_parts is None else _presence(adapter, parts, population_parts, qis)
-        loss = None
-        if spelled_source is not None and key is not None:
-            loss = _information_loss(adapter, parts, adapter.resolve_relation(spelled_source).parts, key, qis,
-                                     standardize, columns)
+        found = _measure(session, plan)
+    return _result(plan, found, limit_spec)
 
+
+@dataclasses.dataclass(frozen=True)
+class _Plan:
+    """The options of one check, parsed."""
+
+    table: SpelledName
+    qis: list[str]
+    k: int | None
+    attributes: list[str]
+    c: Fraction
+    q: Fraction | None
+    paths: dict[str, Path]
+    hierarchy_rows: dict[str, list[list[str | None]]]
+    population: SpelledName | None
+    source: SpelledName | None
+    key: str | None
+    standardize: str
+    boxes: list[str]
+    subject: str | None
+    per_request: bool
+    whd: tuple[str, float]
+    masked: bool
+
+
+@dataclasses.dataclass
+class _Found:
+    """What the database measured."""
+
+    parts: tuple[str, ...]
+    measured: ClassMeasures
+    distribution: list[tuple[int, bool, int]] | None
+    sensitive: dict[str, dict[str, Any]] | None
+    presence: dict[str, Any] | None
+    boxes: dict[str, Any] | None
+    comparison: dict[str, Any] | None = None
+    loss: dict[str, Any] | None = None
+
+
+def _measure(session: DatabaseSession, plan: _Plan) -> _Found:
+    adapter = session.adapter
+    # As the database resolves them (its case rule, search_path), like every name sqlanon reads.
+    parts = adapter.resolve_relation(plan.table).parts
+    columns = _checked_columns(adapter, parts, plan.qis, plan.attributes)
+    check_box_columns(parts, columns, plan.qis, plan.boxes)
+    classes = [*plan.qis, *box_columns(plan.boxes)]  # the class key
+    population = None if plan.population is None else adapter.resolve_relation(plan.population).parts
+    if population is not None:
+        _check_population(adapter, population, classes)
+    source = None if plan.source is None else adapter.resolve_relation(plan.source).parts
+    if source is not None:
+        assert plan.key is not None
+        check_subject(source, check_source_columns(adapter, source, plan.key, plan.qis, plan.boxes, columns),
+                      plan.subject)
+        check_keys(adapter, plan.key, [("--source", source), ("--table", parts)])
+    lookups = _load_hierarchies(session, plan, parts, source)
+    found = _Found(
+        parts=parts,
+        measured=_measure_classes(adapter, parts, classes, plan.k),
+        distribution=class_distribution(adapter, parts, classes) if plan.masked else None,
+        sensitive=_measure_sensitive(adapter, parts, classes, plan.attributes, plan.c, lookups, plan.q),
+        presence=None if population is None else _presence(adapter, parts, population, classes),
+        boxes=measure_boxes(adapter, parts, plan.boxes) if plan.boxes else None,
+    )
+    if source is not None:
+        _compare(adapter, plan, found, source, lookups)
+    return found
+
+
+def _compare(adapter: EngineAdapter, plan: _Plan, found: _Found, source: tuple[str, ...],
+             lookups: dict[str, tuple[str, int]]) -> None:
+    """The source comparison, the information loss (numeric quasi-identifiers only) and, with boxes, the values
+    outside their box and the per-request k."""
+    assert plan.key is not None
+    comparison, outside = compare_with_source(adapter, found.parts, source, plan.key, plan.qis, plan.boxes,
+                                              lookups, plan.whd)
+    found.loss, omitted = information_loss(adapter, found.parts, source, plan.key, plan.qis, plan.standardize)
+    if omitted is not None:
+        comparison["information_loss_omitted"] = omitted
+    found.comparison = comparison
+    if found.boxes is not None:
+        found.boxes["values_outside_box"] = outside
+        found.boxes.update(per_request_k(adapter, found.parts, source, plan.boxes, plan.subject, plan.k))
+        fewest = found.boxes["per_request_k"]
+        found.boxes["per_request_k_anonymous"] = None if plan.k is None else fewest is not None and fewest >= plan.k
+        found.boxes["per_request_judged"] = plan.per_request
+
+
+def _result(plan: _Plan, found: _Found, limit_spec: int | Fraction | None) -> CheckResult:
+    measured, k = found.measured, plan.k
     masked = limit = within = None
-    if distribution is not None:
-        measured, masked = _without_masked_rows(measured, distribution, k)
+    if found.distribution is not None:
+        measured, masked = _without_masked_rows(measured, found.distribution, k)
         if limit_spec is not None:
             limit = limit_spec if isinstance(limit_spec, int) else math.floor(limit_spec * measured.rows)
             within = masked <= limit
     return CheckResult(
-        table=display_name(parts),
-        quasi_identifiers=qis,
+        table=display_name(found.parts),
+        quasi_identifiers=plan.qis,
         k=k,
         rows=measured.rows,
         classes=measured.classes,
@@ -121,12 +216,14 @@ def check(  # noqa: PLR0913 - sqlanon.check, the public entry point: one keyword
         records_below_k=None if k is None else measured.records_below_k,
         rows_with_null=measured.rows_with_null,
         k_anonymous=None if k is None else measured.below_k == 0,
-        sensitive=measures,
-        delta_presence=presence,
+        sensitive=found.sensitive,
+        delta_presence=found.presence,
         masked_rows=masked,
         suppression_limit=limit,
         within_suppression_limit=within,
-        information_loss=loss,
+        information_loss=found.loss,
+        source_comparison=found.comparison,
+        boxes=found.boxes,
     )
 
 
@@ -160,15 +257,20 @@ def _checked_columns(
 
 
 def _load_hierarchies(
-    session: DatabaseSession, hierarchy_rows: dict[str, list[list[str | None]]], paths: dict[str, Path],
-    table: tuple[str, ...],
+    session: DatabaseSession, plan: _Plan, table: tuple[str, ...], source: tuple[str, ...] | None
 ) -> dict[str, tuple[str, int]]:
-    """Each ``--hierarchy`` as a scratch lookup table: attribute -> (lookup table, height)."""
+    """Each ``--hierarchy`` as a scratch lookup table: attribute -> (lookup table, height). A sensitive
+    attribute's is validated against the checked table's values; a quasi-identifier's against the source's
+    (the checked table holds its labels, not its leaves)."""
     lookups: dict[str, tuple[str, int]] = {}
-    for index, (name, rows) in enumerate(hierarchy_rows.items()):
-        where = f"--hierarchy {name}={paths[name]}"
+    for index, (name, rows) in enumerate(plan.hierarchy_rows.items()):
+        where = f"--hierarchy {name}={plan.paths[name]}"
         lookup = session.scratch(f"audit_h{index}")
-        _load_hierarchy(session.adapter, rows, lookup, table, name, where)
+        if name in plan.qis:
+            assert source is not None
+            _load_hierarchy(session.adapter, rows, lookup, source, name, where, "the WHD")
+        else:
+            _load_hierarchy(session.adapter, rows, lookup, table, name, where, "hierarchical t-closeness")
         lookups[name] = (lookup, len(rows[0]) - 1)
     return lookups
 
@@ -229,29 +331,6 @@ def _kpqr(adapter: EngineAdapter, table: tuple[str, ...], qis: list[str], column
             "r": None if ratio is None else float(ratio)}
 
 
-def _information_loss(adapter: EngineAdapter, table: tuple[str, ...], source: tuple[str, ...], key: str,
-                      qis: list[str], scale: str, columns: list[str]) -> dict[str, Any]:
-    try:
-        source_columns = adapter.column_names(source)
-    except Exception:
-        raise InputError(f"--source: table {display_name(source)} not found in {adapter.display_url}") from None
-    for where, have in (("--table", columns), ("--source", source_columns)):
-        missing = [c for c in [key, *qis] if c not in have]
-        if missing:
-            raise ConfigError(f"--key/--qi: no column {', '.join(repr(m) for m in missing)} in the {where} table")
-    not_numeric = [q for q, t in zip(qis, column_types(adapter, source, qis), strict=True) if numeric_kind(t) is None]
-    if not_numeric:
-        raise ConfigError(f"--source: the information loss compares numbers; {', '.join(not_numeric)} are not "
-                          f"numeric in {display_name(source)}")
-    row = adapter.run("audit_information_loss.sql.j2", table=table, source=source, key=key, qis=qis, scale=scale)[0]
-    by = {q: {"sse": float(row[1 + 2 * j]), "sst": float(row[2 + 2 * j])} for j, q in enumerate(qis)}
-    for v in by.values():
-        v["information_loss"] = 100 * v["sse"] / v["sst"] if v["sst"] else 0.0
-    sse, sst = sum(v["sse"] for v in by.values()), sum(v["sst"] for v in by.values())
-    return {"source": display_name(source), "key": key, "standardize": scale, "matched_rows": int(row[0]),
-            "sse": sse, "sst": sst, "information_loss": 100 * sse / sst if sst else 0.0, "by_attribute": by}
-
-
 def _check_population(adapter: EngineAdapter, population: tuple[str, ...], qis: list[str]) -> None:
     try:
         columns = adapter.column_names(population)
@@ -297,7 +376,7 @@ def _presence(
 
 def _load_hierarchy(
     adapter: EngineAdapter, rows: list[list[str | None]], lookup: str, table: tuple[str, ...], column: str,
-    where: str,
+    where: str, purpose: str,
 ) -> None:
     """Fill the TEMPORARY lookup table ``lookup`` and validate it against the data and as a tree with a single
     top value (the top of the hierarchical distance)."""
@@ -309,10 +388,11 @@ def _load_hierarchy(
         shown = ", ".join(repr(t) for t in tops[:10]) + (", ..." if len(tops) > 10 else "")
         raise InputError(
             f"{where}: the last column has {int(top_labels)} different values ({shown}); "
-            f"hierarchical t-closeness needs a single top value"
+            f"{purpose} needs a single top value"
         )
 
 
 __all__ = [
-    "CheckResult", "check", "format_report", "numeric_kind", "parse_hierarchy_specs", "parse_suppression_limit",
+    "CheckResult", "check", "format_report", "format_verdict", "numeric_kind", "parse_hierarchy_specs",
+    "parse_suppression_limit",
 ]

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from .boxes import REQUEST_MODE_NOTE
+
 
 @dataclass
 class CheckResult:
@@ -37,10 +39,16 @@ class CheckResult:
     #: With a source table and key (microaggregation): SSE, SST and IL = 100 * SSE / SST, in total and per
     #: quasi-identifier, of the table's values against the source's.
     information_loss: dict[str, Any] | None = field(default=None)
+    #: With a source table and key: the modification rate, overall and per column, the rows matched, missing
+    #: and unmatched, and the WHD of the quasi-identifiers given a hierarchy (``comparison.py``).
+    source_comparison: dict[str, Any] | None = field(default=None)
+    #: With ``--box``: the distinct boxes, the rows with an invalid one; with a source, the values outside their
+    #: box and the per-request k (``boxes.py``).
+    boxes: dict[str, Any] | None = field(default=None)
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
-        for key in ("sensitive", "delta_presence", "information_loss"):
+        for key in ("sensitive", "delta_presence", "information_loss", "source_comparison", "boxes"):
             if data[key] is None:
                 del data[key]
         if self.masked_rows is None:  # without --masked-as-suppressed the report keeps its keys of before
@@ -50,16 +58,61 @@ class CheckResult:
 
     @property
     def passed(self) -> bool:
-        """k-anonymous (when k was given) and the masked rows within the limit (when one was given)."""
-        return self.k_anonymous is not False and self.within_suppression_limit is not False
+        """k-anonymous (when k was given; per request with ``--per-request``), the masked rows within the limit
+        (when one was given), and no ``violations``."""
+        boxes = self.boxes or {}
+        k_met = boxes["per_request_k_anonymous"] if boxes.get("per_request_judged") else self.k_anonymous
+        return k_met is not False and self.within_suppression_limit is not False and not self.violations
+
+    @property
+    def violations(self) -> list[str]:
+        """What the table breaks besides k: invalid boxes, source values outside their box, released values that
+        are no generalization of their source value."""
+        found: list[str] = []
+        boxes, comparison = self.boxes or {}, self.source_comparison or {}
+        if boxes.get("invalid_boxes"):
+            found.append(f"{boxes['invalid_boxes']} row(s) with an invalid box (not c_min < c_max, nor both NULL)")
+        outside = {c: n for c, n in boxes.get("values_outside_box", {}).items() if n}
+        if outside:
+            found.append("source values outside their released box: " + _counts(outside))
+        not_generalized = {q: v["values_not_generalized"] for q, v in comparison.get("by_attribute", {}).items()
+                           if v.get("values_not_generalized")}
+        if not_generalized:
+            found.append("released values that are no label of their source value in its hierarchy (the table "
+                         "does not generalize its source): " + _counts(not_generalized))
+        return found
+
+
+def _counts(by: dict[str, Any]) -> str:
+    return ", ".join(f"{name} = {n}" for name, n in by.items())
+
+
+def _num(value: Any) -> str:
+    return "n/a" if value is None else f"{value:.6g}" if isinstance(value, float) else str(value)
+
+
+def format_verdict(result: CheckResult) -> list[str]:
+    """Text lines after the k-anonymity verdict: the per-request k of a cloaking release, and the violations."""
+    lines: list[str] = []
+    boxes = result.boxes or {}
+    per_request = boxes.get("per_request_k_anonymous")
+    if result.k_anonymous is False and per_request:
+        lines.append(f"  {REQUEST_MODE_NOTE}")
+    if boxes.get("per_request_judged"):
+        lines.append(f"  --per-request: per-request k = {_num(boxes['per_request_k'])} "
+                     f"{'>=' if per_request else '<'} k={result.k} -> "
+                     f"{'every request is protected' if per_request else 'NOT k-anonymous per request'} "
+                     f"(the exit code judges this, not the classes)")
+    elif result.k_anonymous is False and per_request:
+        lines.append("  (exit code 3: the table is not k-anonymous; --per-request judges the per-request k instead)")
+    lines.extend(f"  VIOLATION: {v}" for v in result.violations)
+    return lines
 
 
 def format_report(result: CheckResult) -> list[str]:
-    """Text lines for the sensitive-attribute and delta-presence part of ``sqlanon check``."""
+    """Text lines for the sensitive-attribute, source, box and delta-presence part of ``sqlanon check``."""
     lines: list[str] = []
-
-    def num(value: Any) -> str:
-        return f"{value:.6g}" if isinstance(value, float) else str(value)
+    num = _num
 
     for name, m in (result.sensitive or {}).items():
         nulls = f", {m['null_rows']} NULL rows" if m["null_rows"] else ""
@@ -89,6 +142,8 @@ def format_report(result: CheckResult) -> list[str]:
                      f"SST {num(il['sst'])})")
         lines.append("    by attribute: " + ", ".join(f"{q} = {num(v['information_loss'])}"
                                                    for q, v in il["by_attribute"].items()))
+    lines.extend(_comparison_lines(result.source_comparison, il is None))
+    lines.extend(_box_lines(result.boxes, result.k))
     d = result.delta_presence
     if d is not None:
         if d["delta_min"] is None:
@@ -99,4 +154,40 @@ def format_report(result: CheckResult) -> list[str]:
         if d["classes_larger_than_population"]:
             lines.append(f"    warning: {d['classes_larger_than_population']} class(es) have more records than "
                          f"the population (delta > 1): the table is not a subset of the population")
+    return lines
+
+
+def _comparison_lines(sc: dict[str, Any] | None, loss_omitted: bool) -> list[str]:
+    if sc is None:
+        return []
+    lines = [f"  against the source {sc['source']} ({sc['source_rows']} rows, matched on {sc['key']}): "
+             f"{sc['matched_rows']} matched, {sc['missing_rows']} missing from the table (suppressed or removed)"]
+    by = sc["by_attribute"]
+    lines.append(f"    modification rate: {_num(sc['modification_rate'])} ({sc['modified_cells']} of {sc['cells']} "
+                 f"cells)" + (": " + ", ".join(f"{q} = {_num(v['modification_rate'])}" for q, v in by.items())
+                              if by else ""))
+    if "whd" in sc:
+        weights = sc["whd_weights"] + ("" if sc["whd_weights"] == "uniform" else f", beta {_num(sc['whd_beta'])}")
+        lines.append(f"    WHD ({weights} weights): {_num(sc['whd'])} per cell, distortion "
+                     f"{_num(sc['whd_distortion'])}: " + ", ".join(f"{q} = {_num(v['whd'])}" for q, v in by.items()
+                                                                  if "whd" in v))
+    if sc["unmatched_table_rows"]:
+        lines.append(f"    warning: {sc['unmatched_table_rows']} row(s) of the table match no source row on "
+                     f"{sc['key']}")
+    if loss_omitted and "information_loss_omitted" in sc:
+        lines.append(f"    information loss: omitted ({sc['information_loss_omitted']})")
+    return lines
+
+
+def _box_lines(boxes: dict[str, Any] | None, k: int | None) -> list[str]:
+    if boxes is None:
+        return []
+    lines = [f"  boxes over {', '.join(boxes['columns'])} ([c_min, c_max)): {boxes['distinct_boxes']} distinct, "
+             f"{boxes['invalid_boxes']} rows with an invalid box"]
+    if "values_outside_box" in boxes:
+        lines.append("    source values outside their box: " + _counts(boxes["values_outside_box"]))
+        who = "source records" if boxes["subject"] is None else f"distinct {boxes['subject']} of the source"
+        below = "" if k is None else f"; {boxes['boxes_below_k']} box(es) hold fewer than k={k}"
+        lines.append(f"    per-request k: {_num(boxes['per_request_k'])} (the fewest {who} inside a released box, "
+                     f"box dimensions only){below}")
     return lines

@@ -151,6 +151,9 @@ class AttributeConfig(_Strict):
 
     #: Microaggregation: decimal places of the released group mean (None: unrounded).
     round: int | None = Field(default=None, ge=0, le=15)
+    #: Cloaking: the quasi-identifier is a coordinate of the space (quadtree cells) or the time (nested
+    #: intervals), released as an interval ``<name>_min``, ``<name>_max``.
+    cloak: Literal["space", "time"] | None = None
 
     @model_validator(mode="after")
     def _settings_for_role(self) -> AttributeConfig:
@@ -165,8 +168,9 @@ class AttributeConfig(_Strict):
                 raise ValueError(f"a sensitive attribute's hierarchy is only used by {hierarchy_readers()}")
         elif self.role is not Role.QUASI_IDENTIFIER and (self.hierarchy is not None or self.max_level is not None):
             raise ValueError(f"hierarchy and max_level apply to quasi_identifier only (role is {self.role.value})")
-        if self.round is not None and self.role is not Role.QUASI_IDENTIFIER:
-            raise ValueError(f"round applies to quasi_identifier only (role is {self.role.value})")
+        for key in ("round", "cloak"):
+            if getattr(self, key) is not None and self.role is not Role.QUASI_IDENTIFIER:
+                raise ValueError(f"{key} applies to quasi_identifier only (role is {self.role.value})")
         if self.models and self.role is not Role.SENSITIVE:
             raise ValueError(f"models apply to sensitive attributes only (role is {self.role.value})")
         return self

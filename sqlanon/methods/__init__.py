@@ -22,6 +22,7 @@ PACKAGES: dict[str, str] = {
     "generalization": "sqlanon.methods.generalization",
     "microaggregation": "sqlanon.methods.microaggregation",
     "local_recoding": "sqlanon.methods.local_recoding",
+    "cloaking": "sqlanon.methods.cloaking",
 }
 
 DEFAULT = "generalization"

@@ -113,9 +113,9 @@ def test_duckdb_config_runs_end_to_end(path: Path, tmp_path: Path) -> None:
     assert result.verification is not None and result.verification["verified"] is True
     assert result.suppressed_rows <= result.suppression_limit
     # Every quasi-identifier was transformed: generalization's levels, microaggregation's losses, local recoding's
-    # records per level.
+    # records per level, cloaking's region per cloaked column.
     per_qi = {"generalization": "transformation", "microaggregation": "information_loss_by_attribute",
-              "local_recoding": "records_by_level"}[cfg.method]
+              "local_recoding": "records_by_level", "cloaking": "region"}[cfg.method]
     per_qi = getattr(result, per_qi)
     assert set(per_qi) == set(cfg.quasi_identifiers)
     url = cfg.source.url or "duckdb:///:memory:"

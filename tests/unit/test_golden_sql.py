@@ -87,6 +87,10 @@ MODELS: dict[str, Any] = {
 LR_ATTRS = [{"height": 3, "cum": [0, 1, 2]}, {"height": 2, "cum": [0, 2]}]
 LR_QIS = [{"coded": f"{PREFIX}c0", "height": 3}, {"coded": f"{PREFIX}c1", "height": 2}]
 
+#: Cloaking's dimensions: a space dimension, and time counted in microseconds.
+CL_DIMS = [{"x0": 40.4, "w": 0.6, "integral": False, "time": False, "column": "lat"},
+           {"x0": 1709251200000000.0, "w": 2592000000000.0, "integral": True, "time": True, "column": WEIRD}]
+
 CASES: dict[str, tuple[str, dict[str, Any]]] = {
     "add_null_row": (
         "add_null_row.sql.j2",
@@ -348,6 +352,16 @@ CASES: dict[str, tuple[str, dict[str, Any]]] = {
         {"failing": f"{PREFIX}fail", "table": f"{PREFIX}fs", "levels": [0, 2], "k": 3, "loss_weights": False,
          **MODELS},
     ),
+    "measure_modification_k_only": (
+        "measure_modification.sql.j2",
+        {"table": f"{PREFIX}fs", "levels": [2, 1], "k": 5, "loss_weights": False, **NO_MODELS,
+         "hierarchies": [{"coded": f"{PREFIX}c0", "level": 2}, {"coded": f"{PREFIX}c1", "level": 1}]},
+    ),
+    "measure_modification_models": (
+        "measure_modification.sql.j2",
+        {"table": f"{PREFIX}fs", "levels": [0, 2], "k": 3, "loss_weights": False, **MODELS,
+         "hierarchies": [{"coded": f"{PREFIX}c0", "level": 0}, {"coded": f"{PREFIX}c1", "level": 2}]},
+    ),
     "project_frequency_set": (
         "project_frequency_set.sql.j2",
         {"table": f"{PREFIX}fsc", "source": f"{PREFIX}fs", "heights": [3, 1, 4], "slicing": [], "parts": 8,
@@ -574,6 +588,11 @@ CASES: dict[str, tuple[str, dict[str, Any]]] = {
     "ma_measure_information_loss": (
         "methods/microaggregation/measure_information_loss.sql.j2", {"table": f"{PREFIX}mz", "d": 2},
     ),
+    "ma_measure_modification": (
+        "methods/microaggregation/measure_modification.sql.j2",
+        {"records": f"{PREFIX}mr", "rid": "sqlanon_rid", "groups": f"{PREFIX}mz",
+         "qis": [{"column": "AGI", "round": None}, {"column": WEIRD, "round": 2}]},
+    ),
     "ma_write_microaggregated": (
         "methods/microaggregation/write_microaggregated.sql.j2",
         {"table": ("analytics", "census_k3"), "records": f"{PREFIX}mr", "rid": "sqlanon_rid",
@@ -615,6 +634,55 @@ CASES: dict[str, tuple[str, dict[str, Any]]] = {
     "lr_nearest_block": ("methods/local_recoding/nearest.sql.j2",
                          {"edges": f"{PREFIX}lre2", "classes": f"{PREFIX}lrc", "attrs": LR_ATTRS, "k": 5, "one": None,
                           "block": [(0, 1)], "failing": f"{PREFIX}lrf1"}),
+    **{f"cl_{name}": (f"methods/cloaking/{name}.sql.j2", context) for name, context in {
+        "create_state": {"table": f"{PREFIX}cs0", "records": f"{PREFIX}cr", "rid": "sqlanon_rid",
+                         "dims": [{"column": "lat", "time": False}, {"column": WEIRD, "time": True}],
+                         "exact": [PERCENT], "subject": "usr"},
+        "describe_dims": {"state": f"{PREFIX}cs0", "dims": ["lat", WEIRD]},
+        "count_outside": {"state": f"{PREFIX}cs0", "dims": CL_DIMS},
+        "assign_windows": {"state": f"{PREFIX}cs0", "dim": 1, "d": CL_DIMS[1], "size": 3600e6},
+        "suppress_small_roots": {"state": f"{PREFIX}cs0", "k": 5, "subject": True, "dims": 2},
+        "create_done": {"table": f"{PREFIX}cdone", "state": f"{PREFIX}cs0"},
+        "split_round": {"table": f"{PREFIX}cs1", "state": f"{PREFIX}cs0", "dims": CL_DIMS, "k": 5, "subject": True,
+                        "budget": 7, "space_levels": 20, "time_levels": 24},
+        "request_round": {"table": f"{PREFIX}cs1", "state": f"{PREFIX}cs0", "dims": CL_DIMS[:1], "all_dims": 2,
+                          "k": 5, "subject": False, "space_levels": 20},
+        "move_final": {"done": f"{PREFIX}cdone", "state": f"{PREFIX}cs1"},
+        "count_state": {"state": f"{PREFIX}cs1"},
+        "describe_levels": {"state": f"{PREFIX}cdone", "dims": CL_DIMS},
+        "write_cloaked": {
+            "table": ("analytics", "sqlanon_tmp_0123456789ab"), "or_replace": False, "records": f"{PREFIX}cr",
+            "rid": "sqlanon_rid", "state": f"{PREFIX}cdone",
+            "columns": [{"name": "lat", "qi_index": 0}, {"name": PERCENT, "qi_index": None},
+                        {"name": WEIRD, "qi_index": 1}],
+            "cloaked": {"lat": {"index": 0, "d": CL_DIMS[0], "level": "ls", "window": None},
+                        WEIRD: {"index": 1, "d": CL_DIMS[1], "level": "lt", "window": 3600e6}},
+            "timestamps": [WEIRD]},
+        "verify_boxes": {"output": ("analytics", "trips_k5"), "records": f"{PREFIX}cr",
+                         "cloaked": [{"column": "lat", "nullable": False}, {"column": WEIRD, "nullable": True}],
+                         "exact": [PERCENT], "subject": "usr", "k": 5},
+    }.items()},
+    "audit_source_keys": (
+        "audit_source_keys.sql.j2", {"table": WEIRD_SOURCE, "key": PERCENT},
+    ),
+    "audit_source_comparison": (
+        "audit_source_comparison.sql.j2",
+        {"table": ("analytics", "census_k3"), "source": WEIRD_SOURCE, "key": "id",
+         "columns": [{"name": "AGI", "numeric": True}, {"name": WEIRD, "numeric": False}],
+         "hierarchies": [{"index": 1, "lookup": f"{PREFIX}audit_h0", "height": 3}], "boxes": [PERCENT]},
+    ),
+    "audit_boxes": (
+        "audit_boxes.sql.j2", {"table": ("analytics", "trips_cloaked"), "boxes": ["lat", WEIRD]},
+    ),
+    "audit_per_request_k": (
+        "audit_per_request_k.sql.j2",
+        {"table": ("analytics", "trips_cloaked"), "source": WEIRD_SOURCE, "boxes": ["lat", WEIRD],
+         "subject": PERCENT, "k": 5},
+    ),
+    "audit_per_request_k_records": (
+        "audit_per_request_k.sql.j2",
+        {"table": ("analytics", "trips_cloaked"), "source": WEIRD_SOURCE, "boxes": ["ts"], "subject": None, "k": 1},
+    ),
     "write_output_remove": (
         "write_output.sql.j2",
         {

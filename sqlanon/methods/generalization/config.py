@@ -6,7 +6,7 @@ from typing import Literal
 
 from pydantic import Field, model_validator
 
-from ...config.models import AnonymizeConfig, Role, _Strict
+from ...config.models import AnonymizeConfig, AttributeConfig, Role, _Strict
 
 
 class WhdConfig(_Strict):
@@ -45,10 +45,17 @@ def require_hierarchies(cfg: AnonymizeConfig, why: str) -> None:
     """Every quasi-identifier has a hierarchy, and none asks for microaggregation's rounding: the methods that
     generalize up hierarchies (generalization, local recoding) share this check."""
     for name, attr in cfg.attributes.items():
+        refuse_cloak(cfg, name, attr)
         if attr.role is Role.QUASI_IDENTIFIER and attr.hierarchy is None:
             raise ValueError(f"attributes.{name}: a quasi_identifier needs a hierarchy (method {cfg.method}; {why})")
         if attr.round is not None:
             raise ValueError(f"attributes.{name}.round: applies to method microaggregation only")
+
+
+def refuse_cloak(cfg: AnonymizeConfig, name: str, attr: AttributeConfig) -> None:
+    """``cloak`` is method cloaking's; every other method refuses it by name."""
+    if attr.cloak is not None:
+        raise ValueError(f"attributes.{name}.cloak: applies to method cloaking only (method is {cfg.method})")
 
 
 CONFIG = GeneralizationConfig

@@ -21,6 +21,7 @@ from ...lattice.search.exhaustive import ExhaustiveStrategy
 from ...metrics import METRICS, InformationLossMetric
 from ...report import data as report_data
 from ..base import AnonymizationMethod, Outcome, ProgressCallback, Records, Release
+from ..modification import Modification
 from . import explaining
 from . import report as sections
 from .config import GeneralizationConfig
@@ -237,10 +238,13 @@ class GeneralizationMethod(AnonymizationMethod):
 
     def outcome(self) -> Outcome:
         cfg, data, node = self.config, self.data, self.node
+        modification = self.modification()
+        metrics = {name: cls().display(cls().value(node, self.stats, data.ctx), data.ctx)
+                   for name, cls in METRICS.items()}
+        metrics["modification_rate"] = modification.rate
         return Outcome(
             suppressed_rows=self.stats.suppressed_records,
-            metrics={name: cls().display(cls().value(node, self.stats, data.ctx), data.ctx)
-                     for name, cls in METRICS.items()},
+            metrics=metrics,
             details={
                 "transformation": self.plan(),
                 "metric": cfg.search.metric,
@@ -249,8 +253,22 @@ class GeneralizationMethod(AnonymizationMethod):
                 "lattice_size": data.lattice.size,
                 "full_lattice_size": data.lattice.full_size,
                 "hierarchy_heights": {h.attribute: h.height for h in data.hierarchies},
+                "modification_rate_by_attribute": modification.by_attribute,
             },
         )
+
+    def modification(self) -> Modification:
+        """The modification rate of the chosen node (seed 002), measured once by one statement over the frequency
+        set (``measure_modification.sql.j2``): the share of the considered records' quasi-identifier cells whose
+        released label differs from the value; a suppressed record's cells are all modified."""
+        if not hasattr(self, "_modification"):
+            levels = [{"coded": h.coded_table, "level": level}
+                      for h, level in zip(self.data.hierarchies, self.node, strict=True)]
+            row = self.adapter.run("measure_modification.sql.j2", hierarchies=levels,
+                                   **self.evaluator.context(self.node, False, table=self.data.fset.table))[0]
+            self._modification = Modification.of([h.attribute for h in self.data.hierarchies], int(row[0]),
+                                                  int(row[1]), [int(v) for v in row[2:]])
+        return self._modification
 
     def plan(self) -> dict[str, Any]:
         return dict(zip(self.config.quasi_identifiers, self.node, strict=True))
@@ -269,7 +287,8 @@ class GeneralizationMethod(AnonymizationMethod):
         return {
             "transformation": result.transformation,
             "metric": cfg.search.metric,
-            "attributes": sections.attributes(self.adapter, cfg, self.data, self.node, self.stats),
+            "attributes": [{**a, "modification_rate": result.details["modification_rate_by_attribute"][a["name"]]}
+                           for a in sections.attributes(self.adapter, cfg, self.data, self.node, self.stats)],
             "models": report_data.models(self.adapter, cfg, table, class_info, result.verification),
             "search": search_info,
         }

@@ -7,6 +7,7 @@ from typing import Literal
 from pydantic import Field, model_validator
 
 from ...config.models import AnonymizeConfig, Role, _Strict
+from ..generalization.config import refuse_cloak
 
 
 class MicroaggregationSettings(_Strict):
@@ -37,6 +38,7 @@ class MicroaggregationConfig(AnonymizeConfig):
     @model_validator(mode="after")
     def _numeric_quasi_identifiers(self) -> MicroaggregationConfig:
         for name, attr in self.attributes.items():
+            refuse_cloak(self, name, attr)
             if attr.role is not Role.QUASI_IDENTIFIER:
                 continue
             if attr.hierarchy is not None or attr.max_level is not None:

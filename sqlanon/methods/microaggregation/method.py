@@ -18,6 +18,7 @@ from typing import Any, ClassVar
 from ...errors import ConfigError, NoSolutionError
 from ...measures import numeric_kind
 from ..base import AnonymizationMethod, Outcome, ProgressCallback, Records, Release
+from ..modification import Modification
 from . import kpqr, mdav
 from .config import MicroaggregationConfig
 
@@ -133,6 +134,13 @@ class MicroaggregationMethod(AnonymizationMethod):
         count, smallest, largest, grouped = self.adapter.run(mdav.TEMPLATES + "describe_groups.sql.j2",
                                                              table=self.groups_table)[0]
         self.group_sizes = (int(count), smallest and int(smallest), largest and int(largest), int(grouped))
+        row = self.adapter.run(mdav.TEMPLATES + "measure_modification.sql.j2", records=self.records_table, rid=RID,
+                               groups=self.groups_table, qis=self._released_qis())[0]
+        self.modification = Modification.of(qis, int(row[0]), int(row[1]), [int(v) for v in row[2:]])
+
+    def _released_qis(self) -> list[dict[str, Any]]:
+        cfg = self.config
+        return [{"column": q, "round": cfg.attributes[q].round} for q in cfg.quasi_identifiers]
 
     # -- release ----------------------------------------------------------------------------------------------
     def release(self) -> Release:
@@ -141,7 +149,7 @@ class MicroaggregationMethod(AnonymizationMethod):
             template=mdav.TEMPLATES + "write_microaggregated.sql.j2",
             context={"records": self.records_table, "rid": RID, "groups": self.groups_table,
                      "columns": cfg.released_columns(self.columns),
-                     "qis": [{"column": q, "round": cfg.attributes[q].round} for q in cfg.quasi_identifiers]},
+                     "qis": self._released_qis()},
             qis=cfg.quasi_identifiers,
             k=cfg.privacy.k,
             considered=self.considered,
@@ -182,7 +190,7 @@ class MicroaggregationMethod(AnonymizationMethod):
         count, smallest, largest, _ = self.group_sizes
         return Outcome(
             suppressed_rows=self.suppressed,
-            metrics=self._information_loss(),
+            metrics={**self._information_loss(), "modification_rate": self.modification.rate},
             details={
                 "strategy": self.strategy_name(),
                 "standardize": self.config.microaggregation.standardize,
@@ -197,6 +205,7 @@ class MicroaggregationMethod(AnonymizationMethod):
                 "information_loss_by_attribute": {
                     q: {"sse": e, "sst": t, "information_loss": 100 * e / t if t else 0.0}
                     for q, (e, t) in self.loss.items()},
+                "modification_rate_by_attribute": self.modification.by_attribute,
             },
         )
 
@@ -213,7 +222,7 @@ class MicroaggregationMethod(AnonymizationMethod):
         return {
             "microaggregation": {key: result.details[key] for key in (
                 "strategy", "standardize", "groups", "smallest_group", "largest_group", "parts", "rounds",
-                "sensitive_groups", "information_loss_by_attribute")},
+                "sensitive_groups", "information_loss_by_attribute", "modification_rate_by_attribute")},
             "models": report_data.models(self.adapter, self.config, table, class_info, result.verification),
         }
 
@@ -247,6 +256,7 @@ class MicroaggregationMethod(AnonymizationMethod):
             f"  information loss: IL={result.metrics['information_loss']:.4f} (SSE {result.metrics['sse']:.6g} / "
             f"SST {result.metrics['sst']:.6g}); by attribute: "
             + ", ".join(f"{q}={v['information_loss']:.3g}" for q, v in by_attribute.items()),
+            f"  modification rate {result.metrics['modification_rate']:.4%}",
             f"  {result.statements} SQL statements",
         ]
         return lines

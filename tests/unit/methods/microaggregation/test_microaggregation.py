@@ -252,7 +252,8 @@ def test_cli_summary_json_and_report(engine: Engine, tmp_path: Path) -> None:
     assert as_json.exit_code == 0, as_json.output
     out = json.loads(as_json.stdout)
     assert out["method"] == "microaggregation" and out["verified"] is True
-    assert set(out["metrics"]) == {"sse", "sst", "information_loss"}
+    assert set(out["metrics"]) == {"sse", "sst", "information_loss", "modification_rate"}
+    assert set(out["modification_rate_by_attribute"]) == {"q0", "q1"}
     assert set(out["information_loss_by_attribute"]) == {"q0", "q1"}
     report = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))
     assert report["method"] == "microaggregation" and report["microaggregation"]["groups"] == out["groups"]
