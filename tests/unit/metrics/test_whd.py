@@ -77,6 +77,8 @@ def test_whd_is_reported_by_every_run_and_follows_its_weights(both: Engine, tmp_
                          for a in levels)
         expected = ((n - s) * per_record + s * len(levels)) / (n * len(levels))
         assert abs(out["metrics"]["whd"] - float(expected)) < 1e-12
+        # The table's distortion: the sum over its cells.
+        assert abs(out["metrics"]["whd_distortion"] - float(expected * n * len(levels))) < 1e-9
         # The node has a level strictly between the bottom and the top, where the weights make a difference.
         assert any(0 < levels[a] < heights[a] - 1 for a in levels), levels
 
