@@ -320,6 +320,8 @@ def validate(config: Path, db: str | None, as_json: bool) -> None:
         info = api.validate(config, db=db)
         if as_json:
             click.echo(json.dumps(info))
+        elif info["method"] != "generalization":
+            click.echo(_validation_text(config, info))
         else:
             click.echo(f"{config}: valid. {info['rows']} rows in {info['source_table']}, "
                        f"{info['distinct_combinations']} distinct quasi-identifier combinations, "
@@ -334,6 +336,17 @@ def validate(config: Path, db: str | None, as_json: bool) -> None:
                 click.echo(f"anonymize would refuse this lattice: {plan['refusal']}")
 
     handle_errors(as_json, action)
+
+
+def _validation_text(config: Path, info: dict[str, Any]) -> str:
+    """``validate``'s lines for a method without a lattice: the common first line, then what the method found
+    (its ``validation()``), one key per line."""
+    common = {"status", "method", "source_table", "rows", "rows_considered", "removed_for_null", "suppression_limit",
+              "database"}
+    lines = [f"{config}: valid. {info['rows']} rows in {info['source_table']} (method {info['method']}; "
+             f"{info['rows_considered']} considered, suppression limit {info['suppression_limit']})"]
+    lines += [f"  {key}: {json.dumps(value)}" for key, value in info.items() if key not in common]
+    return "\n".join(lines)
 
 
 def _parse_node(text: str | None) -> dict[str, int] | None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.resources
 import importlib.util
+import json
 import re
 import shutil
 import subprocess
@@ -99,6 +100,19 @@ def test_config_without_environment_names_the_variable(path: Path, monkeypatch: 
     monkeypatch.delenv("WAREHOUSE_URL", raising=False)
     with pytest.raises(sqlanon.ConfigError, match="WAREHOUSE_URL"):
         sqlanon.load_config(path)
+
+
+@pytest.mark.parametrize("path", [p for p in CONFIGS if not _needs_environment(p)], ids=lambda p: p.name)
+def test_every_example_config_validates_as_text_and_json(path: Path, tmp_path: Path) -> None:
+    """``validate`` prints every method's findings (a method without a lattice once crashed the text output)."""
+    copy = tmp_path / "configs"
+    shutil.copytree(REPO / "configs", copy)
+    runner = CliRunner()
+    text = runner.invoke(cli, ["validate", str(copy / path.name)])
+    assert text.exit_code == 0, text.output
+    assert f"{path.name}: valid. " in text.output
+    as_json = runner.invoke(cli, ["validate", str(copy / path.name), "--json"])
+    assert as_json.exit_code == 0 and json.loads(as_json.output)["status"] == "valid"
 
 
 @pytest.mark.parametrize("path", [p for p in CONFIGS if not _needs_environment(p)], ids=lambda p: p.name)
