@@ -3,7 +3,11 @@
 -- boxes were found: the written bounds are compared with the source's own values. In table mode the boxes are
 -- disjoint and hold no suppressed record, so the records inside a box are exactly its class; in request mode
 -- every source record counts (each request's box must hold k subjects).
--- context: output (parts), records (the source's copy), cloaked [{column, nullable}], exact, subject, k
+-- With `bucket` (a cloaked dimension without NULLs whose distinct released intervals are disjoint, as request
+-- mode's time windows are: count_overlaps.sql.j2 checked it), each source record is first placed in the one
+-- interval of that dimension holding it, and boxes meet only the records of their interval: the same counts
+-- as the plain range join, without comparing every box with every record.
+-- context: output (parts), records (the source's copy), cloaked [{column, nullable}], exact, subject, k, bucket
 -- columns: boxes, boxes below k (records or subjects inside), the fewest inside, boxes whose records inside
 --          differ from the rows released with it
 WITH boxes AS (

@@ -445,3 +445,20 @@ def test_check_verifies_the_boxes_of_both_modes_against_the_source(both: Engine)
         if mode == "request":
             plain = sqlanon.check(both.url, "grid_request", [], k=4, boxes="lat,lon", source="grid", key="id")
             assert plain.k_anonymous is False and not plain.passed
+
+
+@pytest.mark.parametrize("tamper", [
+    # Windows stay disjoint (the records are placed in their window first): a box moved where nobody is.
+    "UPDATE {out} SET lat_min = 0.5, lat_max = 0.51 WHERE id = 0",
+    # A window widened so that two overlap (the plain range join serves): the same box moved too.
+    "UPDATE {out} SET lat_min = 0.5, lat_max = 0.51, ts_max = ts_max + INTERVAL '2 hours' WHERE id = 0",
+])
+def test_request_verifier_with_time_windows(both: Engine, monkeypatch: pytest.MonkeyPatch, tamper: str) -> None:
+    _grid(both, "grid")
+    cfg = _grid_config(both, "grid", mode="request", window=86_400)
+    cfg["attributes"]["ts"] = {"role": "quasi_identifier", "cloak": "time"}
+    honest = sqlanon.anonymize(parse_config(cfg))
+    assert honest.verified is True and honest.verification["fewest_inside"] >= 4
+    with tampering(monkeypatch, tamper):
+        broken = sqlanon.anonymize(parse_config(cfg))
+    assert broken.verified is False and broken.verification["boxes_below_k"] == 1
