@@ -57,12 +57,23 @@ def per_request_k(  # noqa: PLR0913 - the count's inputs, each from one option o
     boxes holding fewer. One statement: the distinct boxes joined to the source by range predicates."""
     try:
         _, fewest, below = adapter.run("audit_per_request_k.sql.j2", table=table, source=source, boxes=boxes,
-                                       subject=subject, k=k if k is not None else 1)[0]
+                                       subject=subject, k=k if k is not None else 1,
+                                       bucket=_disjoint_column(adapter, table, boxes))[0]
     except Exception as exc:  # e.g. a box and its source column have incompatible types
         raise InputError(f"--box: cannot count the source records of {display_name(source)} inside the boxes of "
                          f"{display_name(table)}: {exc}") from None
     return {"subject": subject, "per_request_k": None if fewest is None else int(fewest),
             "boxes_below_k": None if k is None else int(below)}
+
+
+def _disjoint_column(adapter: EngineAdapter, table: tuple[str, ...], boxes: list[str]) -> int | None:
+    """The last box column whose distinct (non-NULL) intervals in the table are disjoint, if any (request mode's
+    time windows): the per-request count may then place each source record in its interval first."""
+    for index in reversed(range(len(boxes))):
+        overlaps = adapter.run("methods/cloaking/count_overlaps.sql.j2", output=table, column=boxes[index])[0][0]
+        if int(overlaps) == 0:
+            return index
+    return None
 
 
 def check_subject(source: tuple[str, ...], source_columns: list[str], subject: str | None) -> None:

@@ -682,11 +682,17 @@ CASES: dict[str, tuple[str, dict[str, Any]]] = {
     "audit_per_request_k": (
         "audit_per_request_k.sql.j2",
         {"table": ("analytics", "trips_cloaked"), "source": WEIRD_SOURCE, "boxes": ["lat", WEIRD],
-         "subject": PERCENT, "k": 5},
+         "subject": PERCENT, "k": 5, "bucket": None},
     ),
     "audit_per_request_k_records": (
         "audit_per_request_k.sql.j2",
-        {"table": ("analytics", "trips_cloaked"), "source": WEIRD_SOURCE, "boxes": ["ts"], "subject": None, "k": 1},
+        {"table": ("analytics", "trips_cloaked"), "source": WEIRD_SOURCE, "boxes": ["ts"], "subject": None, "k": 1,
+         "bucket": None},
+    ),
+    "audit_per_request_k_bucket": (
+        "audit_per_request_k.sql.j2",
+        {"table": ("analytics", "trips_cloaked"), "source": WEIRD_SOURCE, "boxes": ["lat", WEIRD],
+         "subject": PERCENT, "k": 5, "bucket": 1},
     ),
     "write_output_remove": (
         "write_output.sql.j2",

@@ -3,7 +3,10 @@
 -- pair holds the NULL values), and the fewest over the boxes. Only the box dimensions count, not the other
 -- quasi-identifiers. Boxes without a NULL bound join the source by range predicates alone (a range join);
 -- the few with one take the NULL rule too. A NULL subject is not counted.
--- context: table, source (parts), boxes (cloaked column names c), subject (a source column, or none), k
+-- With `bucket` (the index of a box column whose distinct intervals are disjoint, as request mode's time windows
+-- are; checked on the table first), the source's records are placed in their interval of that column before
+-- the range join: each box then meets only the records of its interval.
+-- context: table, source (parts), boxes (cloaked column names c), subject (a source column, or none), k, bucket
 -- columns: distinct boxes, fewest records (or subjects) inside a box, boxes holding fewer than k
 WITH b AS (
   SELECT DISTINCT "ts_min" AS lo0, "ts_max" AS hi0
@@ -11,7 +14,8 @@ WITH b AS (
 ), s AS (
   SELECT 1 AS who, "ts" AS v0
   FROM "analytics"."we""ird; col"
-), counted AS (
+),
+counted AS (
   SELECT b.lo0, b.hi0, count(s.who) AS n
   FROM b
   LEFT JOIN s ON s.v0 >= b.lo0 AND s.v0 < b.hi0

@@ -462,3 +462,23 @@ def test_request_verifier_with_time_windows(both: Engine, monkeypatch: pytest.Mo
     with tampering(monkeypatch, tamper):
         broken = sqlanon.anonymize(parse_config(cfg))
     assert broken.verified is False and broken.verification["boxes_below_k"] == 1
+
+
+def test_check_per_request_with_time_windows(both: Engine) -> None:
+    """``check --per-request`` on a request-mode release with time windows (each source record placed in its
+    window first), then on the same table with one box moved where nobody is."""
+    _grid(both, "grid")
+    cfg = _grid_config(both, "grid", mode="request", window=86_400, subject="usr")
+    cfg["attributes"]["ts"] = {"role": "quasi_identifier", "cloak": "time"}
+    assert sqlanon.anonymize(parse_config(cfg)).verified is True
+
+    def check() -> Any:
+        return sqlanon.check(both.url, "grid_out", [], k=4, boxes="lat,lon,ts", source="grid", key="id",
+                             subject="usr", per_request=True)
+
+    honest = check()
+    assert honest.passed and honest.boxes["per_request_k"] >= 4
+    both.execute('UPDATE "grid_out" SET lat_min = 0.5, lat_max = 0.51 WHERE id = 0')
+    moved = check()
+    assert not moved.passed and moved.boxes["per_request_k"] == 0
+    assert moved.boxes["values_outside_box"]["lat"] == 1
