@@ -70,7 +70,7 @@ def _disjoint_column(adapter: EngineAdapter, table: tuple[str, ...], boxes: list
     """The last box column whose distinct (non-NULL) intervals in the table are disjoint, if any (request mode's
     time windows): the per-request count may then place each source record in its interval first."""
     for index in reversed(range(len(boxes))):
-        overlaps = adapter.run("methods/cloaking/count_overlaps.sql.j2", output=table, column=boxes[index])[0][0]
+        overlaps = adapter.run("count_overlaps.sql.j2", output=table, column=boxes[index])[0][0]
         if int(overlaps) == 0:
             return index
     return None

@@ -27,6 +27,7 @@ from ...measures import column_types, numeric_kind
 from ...metrics.whd import cumulative
 from ..base import AnonymizationMethod, Outcome, ProgressCallback, Records, Release
 from ..microaggregation.method import RID
+from ..modification import Modification
 from .boxes import TEMPLATES, US, Dimension, Rounds, default_region, region_number, split
 from .config import CloakingConfig
 
@@ -242,7 +243,7 @@ class CloakingMethod(AnonymizationMethod):
         index = next((i for i, d in enumerate(self.dims) if d.time and d.nulls == 0), None)
         if index is None:
             return None
-        overlaps, nulls = self.adapter.run(TEMPLATES + "count_overlaps.sql.j2", output=table,
+        overlaps, nulls = self.adapter.run("count_overlaps.sql.j2", output=table,
                                            column=self.dims[index].column)[0]
         return index if int(overlaps) == 0 and int(nulls) == 0 else None
 
@@ -260,12 +261,11 @@ class CloakingMethod(AnonymizationMethod):
 
     def metrics(self) -> dict[str, float]:
         q = len(self.config.quasi_identifiers)
-        n = sum(count for _, _, count, _, _ in self.levels)
-        cells = n * q
+        cells = self.modification().records * q
         distortion = float(self.suppressed * q)
-        modified = self.suppressed * q
         area = interval = 0.0
         space = [d for d in self.dims if not d.time]
+        time_dim = next((i for i, d in enumerate(self.dims) if d.time), None)
         in_space = sum(full for ls, _, _, _, full in self.levels if ls >= 0)
         timed = 0
         for ls, lt, _count, non_null, full in self.levels:
@@ -273,17 +273,15 @@ class CloakingMethod(AnonymizationMethod):
                 continue
             for d, cnt in zip(self.dims, non_null, strict=True):
                 distortion += cnt * self._depth_whd(d, ls, lt)
-                modified += cnt
             sides = [d.w / 2**ls for d in space]
             area += full * (sides[0] * sides[1] if len(sides) == 2 else (sides[0] if sides else 0.0))
-            time_dim = next((i for i, d in enumerate(self.dims) if d.time), None)
             if time_dim is not None:
                 d = self.dims[time_dim]
                 length = self.window if self.config.cloaking.mode == "request" else d.w / 2**lt
                 interval += non_null[time_dim] * d.unit(length)
                 timed += non_null[time_dim]
         out = {"whd": distortion / cells if cells else 0.0, "whd_distortion": distortion,
-               "modification_rate": modified / cells if cells else 0.0}
+               "modification_rate": self.modification().rate}
         if len(space) == 2:
             out["mean_box_area"] = area / in_space if in_space else 0.0
         elif space:
@@ -291,6 +289,17 @@ class CloakingMethod(AnonymizationMethod):
         if timed:
             out["mean_interval"] = interval / timed
         return out
+
+    def modification(self) -> Modification:
+        """Every cloaked cell of a kept record that is not NULL is modified (an interval is never the value); the
+        unchanged quasi-identifiers never are."""
+        modified = dict.fromkeys(self.config.quasi_identifiers, 0)
+        for ls, _, _, non_null, _ in self.levels:
+            if ls >= 0:
+                for d, cnt in zip(self.dims, non_null, strict=True):
+                    modified[d.column] += cnt
+        records = sum(count for _, _, count, _, _ in self.levels)
+        return Modification.of(list(modified), records, self.suppressed, list(modified.values()))
 
     def outcome(self) -> Outcome:
         cfg = self.config
@@ -306,14 +315,18 @@ class CloakingMethod(AnonymizationMethod):
                 "mode": cfg.cloaking.mode,
                 "subject": cfg.cloaking.subject,
                 "rounds": self.rounds.rounds,
-                "region": {d.column: {"low": self._shown(d, d.x0), "high": self._shown(d, d.x0 + d.w)}
-                           for d in self.dims},
+                "region": self._region_shown(),
+                "modification_rate_by_attribute": self.modification().by_attribute,
                 "space_levels": cfg.cloaking.space_levels,
                 "time_levels": cfg.cloaking.time_levels,
                 "records_by_level": by_level,
                 "interval_unit": "seconds" if any(d.timestamp for d in self.dims) else "units",
             },
         )
+
+    def _region_shown(self) -> dict[str, dict[str, float | str]]:
+        """Each dimension's region [low, high) in the column's own terms (numbers, or ISO date-times)."""
+        return {d.column: {"low": self._shown(d, d.x0), "high": self._shown(d, d.x0 + d.w)} for d in self.dims}
 
     @staticmethod
     def _shown(d: Dimension, value: float) -> float | str:
@@ -334,7 +347,7 @@ class CloakingMethod(AnonymizationMethod):
             "cloaked": {d.column: "time" if d.time else "space" for d in self.dims},
             "released_unchanged": cfg.exact,
             "mode": cfg.cloaking.mode,
-            "region": {d.column: {"low": self._shown(d, d.x0), "high": self._shown(d, d.x0 + d.w)} for d in self.dims},
+            "region": self._region_shown(),
             "records_that_cannot_be_boxed": self.root_suppressed,
         }
 

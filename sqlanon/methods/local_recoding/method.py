@@ -18,6 +18,7 @@ from ...errors import InputError
 from ...evaluation import NodeEvaluator
 from ..base import AnonymizationMethod, Outcome, ProgressCallback, Records, Release
 from ..generalization.preparation import Preparation, PreparedData
+from ..modification import Modification
 from .config import LocalRecodingConfig
 from .kaca import TEMPLATES, Clustering, Kaca, scaled_costs
 
@@ -175,12 +176,15 @@ class LocalRecodingMethod(AnonymizationMethod):
         return {
             "whd": distortion / cells if cells else 0.0,
             "whd_distortion": distortion,
-            "modification_rate": (sum(self.modified) + s * q) / cells if cells else 0.0,
+            "modification_rate": self.modification().rate,
         }
+
+    def modification(self) -> Modification:
+        return Modification.of([h.attribute for h in self.data.hierarchies], self.records_total, self.suppressed,
+                               self.modified)
 
     def outcome(self) -> Outcome:
         cfg = self.config
-        n = self.records_total
         return Outcome(
             suppressed_rows=self.suppressed,
             metrics=self.metrics(),
@@ -197,9 +201,7 @@ class LocalRecodingMethod(AnonymizationMethod):
                 "records_by_level": {
                     h.attribute: {str(level): records for level, records in sorted(self.levels.get(i, {}).items())}
                     for i, h in enumerate(self.data.hierarchies)},
-                "modification_rate_by_attribute": {
-                    h.attribute: (self.modified[i] + self.suppressed) / n if n else 0.0
-                    for i, h in enumerate(self.data.hierarchies)},
+                "modification_rate_by_attribute": self.modification().by_attribute,
             },
         )
 

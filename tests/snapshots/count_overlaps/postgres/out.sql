@@ -1,4 +1,4 @@
--- count_overlaps: how many distinct released intervals of one column overlap the next one (in order of their low
+-- count_overlaps: (cloaking, check --box) how many distinct released intervals of one column overlap the next one (in order of their low
 -- end), and how many rows have a NULL bound: 0 and 0 mean every record lies in at most one of them
 -- (verify_boxes.sql.j2 may then place each record in its interval first).
 -- context: output (parts), column (the cloaked column: its _min and _max)
