@@ -214,12 +214,19 @@ def _apply_recorded_in(transformation: Path | None, db: str | None,
 @click.option("--per-request", is_flag=True,
               help="With --box, --source and --k: the exit code judges the per-request k (each released box "
                    "holds >= k subjects) instead of the table's classes.")
+@click.option("--trees", is_flag=True,
+              help="The table is a table of trees (record_id, node_id, parent_id, attribute, value: method "
+                   "related_tables' output): report the largest k of k^(m,n)-anonymity for --m and --n.")
+@click.option("--m", "m", type=int, default=3, show_default=True,
+              help="With --trees: the most labels of a record an attacker knows.")
+@click.option("--n", "n", type=int, default=2, show_default=True,
+              help="With --trees: the most ancestor-descendant relations among them an attacker knows.")
 @click.option("--json", "as_json", is_flag=True, help="Print exactly one JSON object on stdout.")
 def check(  # noqa: PLR0913 - click passes each of the command's options as an argument
     db: str, table: str, qi: str, k: int | None, sensitive: str | None, hierarchy: tuple[str, ...],
     population: str | None, c: float, masked_as_suppressed: bool, suppression_limit: str | None,
     q: str | None, source: str | None, key: str | None, standardize: str, whd_weights: str, whd_beta: str,
-    box: str | None, subject: str | None, per_request: bool, as_json: bool,
+    box: str | None, subject: str | None, per_request: bool, trees: bool, m: int, n: int, as_json: bool,
 ) -> None:
     """Measure k-anonymity and attribute disclosure of an existing table, in SQL.
 
@@ -249,6 +256,9 @@ def check(  # noqa: PLR0913 - click passes each of the command's options as an a
     missing row or masked '*' cell 1.
     With --box: the per-request k is the fewest source records (or --subject values) inside a
     released box, over the box dimensions only.
+    With --trees: the table holds trees, one row per node; the largest k is the fewest records
+    holding any combination of up to --m labels (attribute and value) and up to --n
+    ancestor-descendant relations among them that some record holds (k^(m,n)-anonymity, seed 003).
 
     \b
     Examples:
@@ -264,9 +274,14 @@ def check(  # noqa: PLR0913 - click passes each of the command's options as an a
           --source adult --key id --hierarchy zip=zip.csv --whd-weights height --whd-beta 1
       sqlanon check --db duckdb:///trips.duckdb --table trips_cloaked --box lat,lon,ts --k 5 \\
           --source trips --key trip_id --subject driver --per-request
+      sqlanon check --db duckdb:///tpch.duckdb --table customer_trees --trees --m 3 --n 2 --k 20
     """
     from . import api
     from .audit import format_report, format_verdict, parse_hierarchy_specs
+
+    if trees:
+        _check_trees(db, table, m, n, k, as_json, qi=qi or sensitive or source or box)
+        return
 
     def action() -> None:
         attributes = [s.strip() for s in (sensitive or "").split(",") if s.strip()]
@@ -298,6 +313,33 @@ def check(  # noqa: PLR0913 - click passes each of the command's options as an a
             for line in [*format_verdict(result), *format_report(result)]:
                 click.echo(line)
         if not result.passed:
+            sys.exit(3)
+
+    handle_errors(as_json, action)
+
+
+def _check_trees(db: str, table: str, m: int, n: int, k: int | None, as_json: bool, qi: Any) -> None:
+    """``check --trees``: k^(m,n) of a node table (exit 3 when below --k or its parent links are broken)."""
+    from .audit.trees import check_trees
+
+    def action() -> None:
+        if qi:
+            raise ConfigError("--trees: the options of a table of records (--qi, --sensitive, --source, --box) do "
+                              "not apply to a table of trees")
+        audit = check_trees(db, table, m, n, k)
+        if as_json:
+            click.echo(json.dumps(audit.to_dict()))
+        else:
+            click.echo(f"{table}: {audit.records} records, {audit.nodes} nodes; every combination of up to m={m} "
+                       f"labels and n={n} relations among them is held by 0 or >= {audit.largest_k} records "
+                       f"(largest k)")
+            if audit.broken_nodes:
+                click.echo(f"  {audit.broken_nodes} nodes whose parent is not a node of their record (or that lie "
+                           f"on a cycle, or repeat an id) -> NOT a table of trees")
+            if k is not None:
+                click.echo(f"  k={k}: {audit.combinations_below_k} combinations held by fewer than k records -> "
+                           + ("k^(m,n)-anonymous" if audit.anonymous else "NOT k^(m,n)-anonymous"))
+        if not audit.anonymous:
             sys.exit(3)
 
     handle_errors(as_json, action)

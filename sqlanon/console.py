@@ -151,6 +151,9 @@ def _verified(result: Any) -> str:
                                                         f"; {v['classes_failing_models']} written classes fail a "
                                                         f"privacy model")
     checked = v.get("models_checked", ())
+    if "largest_k" in v:  # trees (related tables): no classes, every combination's support
+        return (f"verified: every combination of up to m={result.m} labels and n={result.n} relations is held by "
+                f"0 or >= {v['largest_k']} >= k={result.k} of {v['records']} records")
     held = (f"every released box holds {v['fewest_inside']} >= k={result.k} of the source (request mode: classes "
             f"not held to k)" if "k per request" in checked
             else f"smallest class {v['smallest_class']} >= k={result.k}")

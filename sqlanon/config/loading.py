@@ -163,7 +163,7 @@ def format_errors(source: str, exc: ValidationError, data: Any) -> str:
         msg = err["msg"].removeprefix("Value error, ")
         if err["type"] == "extra_forbidden":
             msg = "unknown key"
-        if not loc and re.match(r"^[\w.]+: ", msg):  # a method's check of the whole config names its key itself
+        if not loc and re.match(r"^[\w.\[\]]+: ", msg):  # a method's check of the whole config names its key itself
             lines.append(f"{source}: {msg}")
             continue
         where = _dotted(loc)

@@ -23,6 +23,7 @@ PACKAGES: dict[str, str] = {
     "microaggregation": "sqlanon.methods.microaggregation",
     "local_recoding": "sqlanon.methods.local_recoding",
     "cloaking": "sqlanon.methods.cloaking",
+    "related_tables": "sqlanon.methods.related_tables",
 }
 
 DEFAULT = "generalization"

@@ -55,6 +55,9 @@ class Release:
     #: The released quasi-identifiers are text in which '*' may stand (generalization's top level, masked
     #: rows); False for a method that releases numbers.
     starred: bool = True
+    #: The written table has equivalence classes over ``qis`` for the shared verifier to hold to k; False for a
+    #: release whose guarantee is not one of classes (related tables' trees): ``verify_models`` checks it all.
+    classes: bool = True
 
 
 @dataclass(frozen=True)
@@ -86,6 +89,8 @@ class AnonymizationMethod(ABC):
     name: ClassVar[str]
     #: The method has a reusable plan that ``apply`` can re-apply to a new batch (``plan``).
     HAS_PLAN: ClassVar[bool] = False
+    #: The config key that names the table a run reads (messages about it name this key).
+    SOURCE_KEY: ClassVar[str] = "source.table"
     #: Engine capability flags (``EngineAdapter`` class attributes) the method cannot do without.
     REQUIRES: ClassVar[tuple[str, ...]] = ()
 
@@ -135,6 +140,10 @@ class AnonymizationMethod(ABC):
     def verify_models(self, table: tuple[str, ...]) -> dict[str, Any] | None:
         """The privacy models beyond k re-checked on the written ``table``: ``models_verified`` and details,
         or None when the config has none."""
+        return None
+
+    def export(self, table: tuple[str, ...]) -> None:
+        """Files the method writes from the verified table besides ``output.csv`` (related tables' JSON)."""
         return None
 
     @abstractmethod

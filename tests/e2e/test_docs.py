@@ -79,6 +79,23 @@ def _needs_environment(path: Path) -> bool:
     return "${" in path.read_text(encoding="utf-8")
 
 
+def _copy_configs(tmp_path: Path) -> Path:
+    """The configs beside their data, in a folder of the test's: a config of TPC-H data gets it generated at
+    scale factor 0.01 (its comment says to generate it first)."""
+    from sqlanon.tpch import generate
+
+    copy = tmp_path / "configs"
+    shutil.copytree(REPO / "configs", copy)
+    generate(copy / "tpch.duckdb", 0.01)
+    return copy
+
+
+def _plain_copy(tmp_path: Path) -> Path:
+    copy = tmp_path / "configs"
+    shutil.copytree(REPO / "configs", copy)
+    return copy
+
+
 def test_there_are_example_configs() -> None:
     assert CONFIGS
     assert any(not _needs_environment(p) for p in CONFIGS)
@@ -105,8 +122,7 @@ def test_config_without_environment_names_the_variable(path: Path, monkeypatch: 
 @pytest.mark.parametrize("path", [p for p in CONFIGS if not _needs_environment(p)], ids=lambda p: p.name)
 def test_every_example_config_validates_as_text_and_json(path: Path, tmp_path: Path) -> None:
     """``validate`` prints every method's findings (a method without a lattice once crashed the text output)."""
-    copy = tmp_path / "configs"
-    shutil.copytree(REPO / "configs", copy)
+    copy = _copy_configs(tmp_path) if path.name == "tpch.yaml" else _plain_copy(tmp_path)
     runner = CliRunner()
     text = runner.invoke(cli, ["validate", str(copy / path.name)])
     assert text.exit_code == 0, text.output
@@ -117,8 +133,8 @@ def test_every_example_config_validates_as_text_and_json(path: Path, tmp_path: P
 
 @pytest.mark.parametrize("path", [p for p in CONFIGS if not _needs_environment(p)], ids=lambda p: p.name)
 def test_duckdb_config_runs_end_to_end(path: Path, tmp_path: Path) -> None:
-    copy = tmp_path / "configs"
-    shutil.copytree(REPO / "configs", copy)  # the run writes databases and CSV files beside the config
+    # The run writes databases and CSV files beside the config.
+    copy = _copy_configs(tmp_path) if path.name == "tpch.yaml" else _plain_copy(tmp_path)
     config = copy / path.name
     cfg = sqlanon.load_config(config)
     result = sqlanon.anonymize(config)
@@ -129,7 +145,7 @@ def test_duckdb_config_runs_end_to_end(path: Path, tmp_path: Path) -> None:
     # Every quasi-identifier was transformed: generalization's levels, microaggregation's losses, local recoding's
     # records per level, cloaking's region per cloaked column.
     per_qi = {"generalization": "transformation", "microaggregation": "information_loss_by_attribute",
-              "local_recoding": "records_by_level", "cloaking": "region"}[cfg.method]
+              "local_recoding": "records_by_level", "cloaking": "region", "related_tables": "cut"}[cfg.method]
     per_qi = getattr(result, per_qi)
     assert set(per_qi) == set(cfg.quasi_identifiers)
     url = cfg.source.url or "duckdb:///:memory:"
@@ -149,6 +165,16 @@ def test_duckdb_config_runs_end_to_end(path: Path, tmp_path: Path) -> None:
         assert written.is_file() and written.is_relative_to(tmp_path)
         header = written.read_text(encoding="utf-8").splitlines()[0]
         assert header.split(";")[0] in cfg.attributes
+    if cfg.method == "related_tables":  # the written trees pass the independent checker of tests/
+        from tests.oracle_related import largest_k, trees_from_nodes
+
+        con = duckdb.connect(str(database), read_only=True)
+        try:
+            rows = con.execute(f'SELECT record_id, node_id, parent_id, attribute, value FROM "{cfg.output.table}"')
+            trees = trees_from_nodes(rows.fetchall(), cfg.quasi_identifiers)
+        finally:
+            con.close()
+        assert largest_k(trees, cfg.privacy.m, cfg.privacy.n) >= cfg.privacy.k
 
 
 # -- (c) templates as package resources, wheel contents -------------------------------------------

@@ -23,11 +23,13 @@ import jinja2
 import jinja2.meta
 import pytest
 
+from sqlanon.audit.trees import audit_masks
 from sqlanon.criteria import PrivacyCriterion
 from sqlanon.engines.base import EngineAdapter
 from sqlanon.engines.duckdb import DuckDBAdapter
 from sqlanon.engines.postgres import PostgresAdapter
 from sqlanon.evaluation.evaluator import CLASS_STATISTICS
+from sqlanon.methods.related_tables.cuts import masks as rt_masks
 from sqlanon.templates import sql_root, template_names
 from tests.helpers import REPO
 
@@ -47,6 +49,20 @@ WEIRD_SOURCE = ("analytics", WEIRD)
 NO_MODELS: dict[str, Any] = {"criteria": [], "sensitive": [], "population": None, "n": 1000, "float_sums": False,
                              "counted": list(CLASS_STATISTICS), "code_weights": None,
                              "sliced": None}
+
+
+#: A chain of three tables for related tables' templates: the root, a child with a limit and a lookup.
+RT_CHAIN = [
+    {"parts": WEIRD_SOURCE, "key": "id", "fk": None, "limit": None,
+     "attrs": [{"cls": 0, "column": "nation", "lookup": None}]},
+    {"parts": ("analytics", "orders"), "key": PERCENT, "fk": "cust", "limit": 2,
+     "attrs": [{"cls": 1, "column": WEIRD, "lookup": None},
+               {"cls": 2, "column": "part", "lookup": {"parts": ("analytics", "part"), "key": "p_key",
+                                                       "column": PERCENT}}]},
+]
+RT_CLASSES = [{"cls": 0, "coded": f"{PREFIX}c0", "distinct": f"{PREFIX}rv0", "name": "nation", "height": 3},
+              {"cls": 1, "coded": f"{PREFIX}c1", "distinct": f"{PREFIX}rv1", "name": WEIRD, "height": 4},
+              {"cls": 2, "coded": f"{PREFIX}c2", "distinct": f"{PREFIX}rv2", "name": PERCENT, "height": 2}]
 
 
 #: The class summary columns each kind's model reads, from the criteria's own declarations.
@@ -662,6 +678,69 @@ CASES: dict[str, tuple[str, dict[str, Any]]] = {
                          "cloaked": [{"column": "lat", "nullable": False}, {"column": WEIRD, "nullable": True}],
                          "exact": [PERCENT], "subject": "usr", "k": 5, "bucket": None},
     }.items()},
+    **{f"rt_{name}": (f"methods/related_tables/{name}.sql.j2", context) for name, context in {
+        "create_chain": {"table": f"{PREFIX}rch0", "chain": RT_CHAIN},
+        "create_class_values": {"table": f"{PREFIX}rv1", "chain": f"{PREFIX}rch0", "cls": 1, "name": WEIRD,
+                                "slot": 2},
+        "count_duplicate_keys": {"parts": WEIRD_SOURCE, "key": PERCENT},
+        "create_hierarchy_rows": {"table": f"{PREFIX}rhr", "classes": RT_CLASSES, "max_height": 4},
+        "create_dgh": {"table": f"{PREFIX}rdgh", "rows": f"{PREFIX}rhr", "classes": RT_CLASSES},
+        "create_leaves": {"table": f"{PREFIX}rlv", "rows": f"{PREFIX}rhr", "dgh": f"{PREFIX}rdgh"},
+        "create_ancestors": {"table": f"{PREFIX}ranc", "dgh": f"{PREFIX}rdgh", "max_height": 4},
+        "create_paths": {"table": f"{PREFIX}rraw", "leaves": f"{PREFIX}rlv",
+                         "chains": [{"table": f"{PREFIX}rch0", "classes": [0, 1, 2]},
+                                    {"table": f"{PREFIX}rch1", "classes": [0, 3]}]},
+        "project_paths": {"table": f"{PREFIX}rpc", "paths": f"{PREFIX}rp0", "map": f"{PREFIX}rmap"},
+        "create_leaf_items": {"table": f"{PREFIX}rli", "paths": f"{PREFIX}rp0"},
+        "describe_dgh": {"dgh": f"{PREFIX}rdgh"},
+        "describe_nodes": {"dgh": f"{PREFIX}rdgh", "ids": [3, 17]},
+        "count_values": {"dgh": f"{PREFIX}rdgh"},
+        "count_records": {"root": f"{PREFIX}rch0", "paths": f"{PREFIX}rp0"},
+        "create_cut_map": {"table": f"{PREFIX}rmap", "ancestors": f"{PREFIX}ranc", "dgh": f"{PREFIX}rdgh",
+                           "expanded": [0, 4, 9]},
+        "create_items": {"table": f"{PREFIX}ritems", "leaf_items": f"{PREFIX}rli", "map": f"{PREFIX}rmap"},
+        "group_trees": {"table": f"{PREFIX}rmembers", "what": "members", "paths": f"{PREFIX}rpc"},
+        "create_tree_items": {"table": f"{PREFIX}rtitems", "paths": f"{PREFIX}rtrees0"},
+        "create_relations": {"table": f"{PREFIX}rrel", "paths": f"{PREFIX}rtrees0"},
+        "find_value_violation": {"items": f"{PREFIX}ritems", "leaf_items": f"{PREFIX}rli",
+                                 "ancestors": f"{PREFIX}ranc", "dgh": f"{PREFIX}rdgh", "size": 3, "k": 20,
+                                 "fresh": 9},
+        "find_structure_rule": {"items": f"{PREFIX}rtitems", "relations": f"{PREFIX}rrel",
+                                "weights": f"{PREFIX}rweights", "m": 3, "n": 2, "k": 20,
+                                "masks": rt_masks(3, 2), "max_pairs": 3, "limit": 1000},
+        "select_holders": {"table": f"{PREFIX}rholders", "relations": f"{PREFIX}rrel", "a": 4, "b": 17},
+        "disassociate": {"table": f"{PREFIX}rsd", "paths": f"{PREFIX}rtrees0", "a": 4, "b": 17,
+                         "only": f"{PREFIX}rholders"},
+        "replace_trees": {"table": f"{PREFIX}rtrees0", "only": f"{PREFIX}rholders", "delete": True},
+        "measure_rpd": {"paths": f"{PREFIX}rtrees0", "dgh": f"{PREFIX}rdgh", "weights": f"{PREFIX}rweights"},
+        "copy_paths": {"table": f"{PREFIX}rbest", "paths": f"{PREFIX}rtrees0", "members": f"{PREFIX}rmembers"},
+        "measure_ml2": {"source": f"{PREFIX}rp0", "released": f"{PREFIX}rbest", "ancestors": f"{PREFIX}ranc",
+                        "dgh": f"{PREFIX}rdgh", "map": f"{PREFIX}rbestmap", "heights": {0: 3, 1: 4, 2: 2},
+                        "levels": 4, "support": 15},
+        "write_trees": {"table": ("analytics", "sqlanon_tmp_0123456789ab"), "or_replace": False,
+                        "paths": f"{PREFIX}rbest", "dgh": f"{PREFIX}rdgh", "classes": ["nation", WEIRD, PERCENT]},
+        "export_trees_json": {"table": ("analytics", "customer_trees"), "path": "/tmp/it's.jsonl", "depth": 3},
+    }.items()},
+    "rt_group_trees_trees": ("methods/related_tables/group_trees.sql.j2",
+                             {"table": f"{PREFIX}rtrees0", "what": "trees", "paths": f"{PREFIX}rpc",
+                              "members": f"{PREFIX}rmembers"}),
+    "rt_group_trees_weights": ("methods/related_tables/group_trees.sql.j2",
+                               {"table": f"{PREFIX}rweights", "what": "weights", "members": f"{PREFIX}rmembers"}),
+    "rt_find_value_violation_all": ("methods/related_tables/find_value_violation.sql.j2",
+                                    {"items": f"{PREFIX}ritems", "leaf_items": f"{PREFIX}rli",
+                                     "ancestors": f"{PREFIX}ranc", "dgh": f"{PREFIX}rdgh", "size": 2, "k": 20,
+                                     "fresh": None}),
+    "rt_project_paths_merge": ("methods/related_tables/project_paths.sql.j2",
+                               {"table": f"{PREFIX}rmerged", "paths": f"{PREFIX}rsd", "map": None}),
+    "rt_create_relations_insert": ("methods/related_tables/create_relations.sql.j2",
+                                   {"table": f"{PREFIX}radded", "paths": f"{PREFIX}rmerged", "insert": True}),
+    "rt_replace_trees_insert": ("methods/related_tables/replace_trees.sql.j2",
+                                {"table": f"{PREFIX}rrel", "only": f"{PREFIX}rholders", "delete": False,
+                                 "rows": f"{PREFIX}radded"}),
+    "audit_trees": ("audit_trees.sql.j2", {"table": ("analytics", WEIRD), "m": 3, "n": 2,
+                                           "masks": audit_masks(3, 2), "k": 20, "max_depth": 64}),
+    "audit_trees_no_k": ("audit_trees.sql.j2", {"table": ("customer_trees",), "m": 1, "n": 0,
+                                                "masks": audit_masks(1, 0), "k": None, "max_depth": 64}),
     "count_overlaps": ("count_overlaps.sql.j2", {"output": ("analytics", "trips_k5"), "column": WEIRD}),
     "cl_verify_boxes_bucket": ("methods/cloaking/verify_boxes.sql.j2",
                                {"output": ("analytics", "trips_k5"), "records": f"{PREFIX}cr",

@@ -1,0 +1,119 @@
+"""Related tables (``method: related_tables``, seed 003) on TPC-H generated with ``tpchgen-cli``: the paper's tree
+(nation -> order date -> order total price -> line quantity -> brand; at most 2 orders per customer and 3 items
+per order, ``configs/tpch.yaml``), swept over k, m, n, the strategy and the scale factor (the trends of the
+paper's Figures 11-17: loss and time against k, m, n and |D|).
+
+Each setting runs in a fresh process (its peak RSS is its own) on a copy of the generated database; the table
+printed has wall seconds (median of --runs), peak RSS, cuts evaluated and passed, disassociations, RPD, ML2 and
+dML2, and whether the written trees were verified. Settings are interleaved run by run, so that their figures
+are taken side by side.
+
+    .venv/bin/python benchmarks/related_tables_benchmark.py --scale-factor 0.01 --k 5,20,100 --runs 3
+    .venv/bin/python benchmarks/related_tables_benchmark.py --scale-factor 0.01 --m 2,3,4 --n 0,1,2,3
+    .venv/bin/python benchmarks/related_tables_benchmark.py --scale-factor 0.01 --strategy greedy_cut,only_cuts,all_cuts
+    .venv/bin/python benchmarks/related_tables_benchmark.py --scale-factor 0.005,0.01,0.02
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import yaml
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def worker(args: argparse.Namespace) -> None:
+    """One run in this process: print its figures as one JSON object."""
+    import resource
+    import time
+
+    import sqlanon
+    from sqlanon.config import parse_config
+
+    data = yaml.safe_load((REPO / "configs" / "tpch.yaml").read_text(encoding="utf-8"))
+    data["source"] = {"url": f"duckdb:///{args.database}"}
+    data["privacy"] = {"k": args.k, "m": args.m, "n": args.n}
+    data["search"] = {"strategy": args.strategy, "beam": args.beam, "max_cuts": args.max_cuts}
+    data["output"] = {"table": "customer_trees", "if_exists": "replace"}
+    data["history"] = {"enabled": False}
+    cfg = parse_config(data, base_dir=REPO / "configs")
+    started = time.perf_counter()
+    try:
+        result = sqlanon.anonymize(cfg)
+        figures = {"seconds": time.perf_counter() - started, "verified": result.verified,
+                   "cuts": result.cuts_evaluated, "passed": result.cuts_passed,
+                   "disassociations": len(result.disassociations), "stopped": result.search_stopped_early,
+                   "records": result.rows_considered, **{k: result.metrics[k] for k in ("rpd", "ml2", "dml2")}}
+    except sqlanon.NoSolutionError:
+        figures = {"seconds": time.perf_counter() - started, "verified": None, "no_solution": True}
+    figures["rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(json.dumps(figures))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--scale-factor", default="0.01", help="TPC-H scale factors, comma-separated")
+    parser.add_argument("--k", default="20")
+    parser.add_argument("--m", default="3")
+    parser.add_argument("--n", default="2")
+    parser.add_argument("--strategy", default="greedy_cut")
+    parser.add_argument("--beam", type=int, default=2)
+    parser.add_argument("--max-cuts", type=int, default=0, help="stop a search after this many cuts (0: never)")
+    parser.add_argument("--runs", type=int, default=1)
+    parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--database", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.worker:
+        args.k, args.m, args.n = int(args.k), int(args.m), int(args.n)
+        worker(args)
+        return
+    from sqlanon.tpch import generate
+
+    def ints(text: str) -> list[int]:
+        return [int(x) for x in text.split(",")]
+
+    settings = list(itertools.product(args.scale_factor.split(","), ints(args.k), ints(args.m), ints(args.n),
+                                      args.strategy.split(",")))
+    with tempfile.TemporaryDirectory(prefix="sqlanon-tpch-") as tmp:
+        databases = {}
+        for sf in dict.fromkeys(s[0] for s in settings):
+            databases[sf] = Path(tmp) / f"tpch_{sf}.duckdb"
+            generate(databases[sf], float(sf))
+        figures: dict[tuple, list[dict]] = {s: [] for s in settings}
+        for _ in range(args.runs):
+            for sf, k, m, n, strategy in settings:
+                copy = Path(tmp) / "run.duckdb"
+                shutil.copyfile(databases[sf], copy)
+                out = subprocess.run(
+                    [sys.executable, __file__, "--worker", "--database", str(copy), "--k", str(k), "--m", str(m),
+                     "--n", str(n), "--strategy", strategy, "--beam", str(args.beam), "--max-cuts",
+                     str(args.max_cuts)], capture_output=True, text=True, check=True)
+                figures[(sf, k, m, n, strategy)].append(json.loads(out.stdout.strip().splitlines()[-1]))
+    print(f"{'SF':>6} {'k':>4} {'m':>2} {'n':>2} {'strategy':<11} {'records':>8} {'seconds':>9} {'RSS MB':>7} "
+          f"{'cuts':>6} {'passed':>6} {'SD':>4} {'RPD':>9} {'ML2':>7} {'dML2':>7} verified")
+    for (sf, k, m, n, strategy), runs in figures.items():
+        seconds = statistics.median(r["seconds"] for r in runs)
+        rss = max(r["rss_mb"] for r in runs)
+        last = runs[-1]
+        if last.get("no_solution"):
+            print(f"{sf:>6} {k:>4} {m:>2} {n:>2} {strategy:<11} {'':>8} {seconds:9.2f} {rss:7.0f}  no solution")
+            continue
+        stop = "*" if last["stopped"] else " "
+        print(f"{sf:>6} {k:>4} {m:>2} {n:>2} {strategy:<11} {last['records']:>8} {seconds:9.2f} {rss:7.0f} "
+              f"{last['cuts']:>5}{stop} {last['passed']:>6} {last['disassociations']:>4} {last['rpd']:9.5f} "
+              f"{last['ml2']:7.4f} {last['dml2']:7.4f} {last['verified']}")
+    if args.runs > 1:
+        print("seconds: median of", args.runs, "runs; * = stopped at --max-cuts")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,190 @@
+"""One cut evaluated in the database (seed 003, Algorithms 1-3 as the spec corrects them; spec 003.6).
+
+A cut is given by its expanded DGH nodes ``E`` (closed under ancestors, 0 always in it): its nodes are the
+children of expanded nodes that are not expanded themselves. Evaluating it projects every record's paths
+through it, checks k^m on the labels (ValueCheck, every size up to m), then disassociates relations while some
+combination of up to m labels and 1..n relations has a support between 1 and k-1 (FixStructure), and measures
+the result. The tables of the cut evaluated last are kept under fixed names; ``keep`` copies them as the best.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import combinations
+from typing import TYPE_CHECKING
+
+from .forest import Forest, T
+
+if TYPE_CHECKING:
+    from ...session import Session
+
+
+#: The most violating relations one round of FixStructure reads (``CutEvaluator._round``).
+RULES_PER_ROUND = 1000
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """A cut that passed: its disassociations (a, b node ids, in order) and losses."""
+
+    expanded: frozenset[int]
+    rules: tuple[tuple[int, int], ...]
+    rpd: float
+    rpd_a: float
+
+
+def masks(m: int, n: int) -> dict[int, list[int]]:
+    """Per combination size s (2..m): the relation sets of 1..n pairs among its C(s, 2) pairs, as bitmasks.
+
+    >>> masks(3, 1)
+    {2: [1], 3: [1, 2, 4]}
+    >>> len(masks(3, 2)[3])
+    6
+    """
+    out = {}
+    for s in range(2, m + 1):
+        pairs = s * (s - 1) // 2
+        out[s] = sorted(sum(1 << b for b in chosen) for size in range(1, min(n, pairs) + 1)
+                        for chosen in combinations(range(pairs), size))
+    return out
+
+
+class CutEvaluator:
+    """Evaluates cuts of one forest for one (k, m, n) on the session's connection."""
+
+    def __init__(self, session: Session, forest: Forest, k: int, m: int, n: int, structure: bool) -> None:
+        self.session, self.adapter, self.forest = session, session.adapter, forest
+        self.k, self.m, self.n = k, m, n
+        #: False (OnlyCutSearch): a cut needing a disassociation fails instead.
+        self.structure = structure
+        self.masks = masks(m, n)
+        scratch = session.scratch
+        self.map, self.items, self.records = scratch("rmap"), scratch("ritems"), scratch("rpc")
+        self.members, self.weights = scratch("rmembers"), scratch("rweights")
+        self.tree_items, self.relations = scratch("rtitems"), scratch("rrel")
+        self.trees = [scratch("rtrees0"), scratch("rholders"), scratch("rsd")]
+        self.scratch_merged, self.scratch_added = scratch("rmerged"), scratch("radded")
+        self.best = scratch("rbest")
+        self.current: str | None = None
+        self.evaluated = 0
+        self.disassociations = 0
+
+    def _drop(self, *tables: str) -> None:
+        self.adapter.drop_tables(list(tables))
+
+    def _items(self, expanded: frozenset[int]) -> None:
+        """The cut's map and each record's labels under it."""
+        forest = self.forest
+        self._drop(self.map, self.items)
+        self.adapter.run(T + "create_cut_map.sql.j2", table=self.map, ancestors=forest.ancestors, dgh=forest.dgh,
+                         expanded=sorted(expanded))
+        self.adapter.run(T + "create_items.sql.j2", table=self.items, leaf_items=forest.leaf_items, map=self.map)
+
+    def project(self) -> str:
+        """The records' trees under the cut of ``self.map``, before any disassociation, as distinct trees
+        (``self.members``: which tree each record has; ``self.weights``: how many records each stands for)."""
+        adapter, out = self.adapter, self.trees[0]
+        self._drop(self.records, self.members, self.weights, out, self.tree_items)
+        adapter.run(T + "project_paths.sql.j2", table=self.records, paths=self.forest.paths, map=self.map)
+        adapter.run(T + "group_trees.sql.j2", table=self.members, what="members", paths=self.records)
+        adapter.run(T + "group_trees.sql.j2", table=out, what="trees", paths=self.records, members=self.members)
+        adapter.run(T + "group_trees.sql.j2", table=self.weights, what="weights", members=self.members)
+        adapter.run(T + "create_tree_items.sql.j2", table=self.tree_items, paths=out)
+        return out
+
+    def value_check(self, fresh: int | None) -> bool:
+        """k^m of the labels in ``self.items``; with ``fresh``, of the specialization that replaces that node of
+        the cut by its children (only combinations holding one of them can fail: the cut itself passed)."""
+        forest = self.forest
+        for size in range(1, self.m + 1):
+            if self.adapter.run(T + "find_value_violation.sql.j2", items=self.items, leaf_items=forest.leaf_items,
+                                ancestors=forest.ancestors, dgh=forest.dgh, size=size, k=self.k, fresh=fresh):
+                return False
+        return True
+
+    def specializations(self, expanded: frozenset[int], nodes: list[int]) -> list[int]:
+        """Of the cut's nodes ``nodes``, those whose expansion passes the value check (the cut passed it)."""
+        if not nodes:
+            return []
+        self._items(expanded)
+        return [g for g in nodes if self.value_check(g)]
+
+    def fix_structure(self) -> tuple[tuple[int, int], ...] | None:
+        """The disassociations that make the projected trees k^(m,n)-anonymous (None: OnlyCutSearch and some were
+        needed), applied in place to the trees' table, which ``self.current`` then names.
+
+        Each round takes the violating relation with the fewest records (FixStructure's choice) and, with it,
+        other violating relations whose disassociations commute with it (``_round``), then checks again. Only the
+        trees holding a relation are rewritten, and their relations recomputed."""
+        trees = self.current = self.trees[0]
+        rules: list[tuple[int, int]] = []
+        if self.n == 0 or self.m < 2:
+            return ()
+        adapter, relations = self.adapter, self.relations
+        self._drop(relations)
+        adapter.run(T + "create_relations.sql.j2", table=relations, paths=trees)
+        holders, rewritten, merged, added = self.trees[1], self.trees[2], self.scratch_merged, self.scratch_added
+        while True:
+            found = adapter.run(T + "find_structure_rule.sql.j2", items=self.tree_items, relations=relations,
+                                weights=self.weights, m=self.m, n=self.n, k=self.k, masks=self.masks,
+                                max_pairs=self.m * (self.m - 1) // 2, limit=RULES_PER_ROUND)
+            if not found:
+                return tuple(rules)
+            if not self.structure:
+                return None
+            for a, b in self._round(found):
+                rules.append((a, b))
+                self.disassociations += 1
+                self._drop(holders, rewritten, merged, added)
+                adapter.run(T + "select_holders.sql.j2", table=holders, relations=relations, a=a, b=b)
+                adapter.run(T + "disassociate.sql.j2", table=rewritten, paths=trees, a=a, b=b, only=holders)
+                adapter.run(T + "project_paths.sql.j2", table=merged, paths=rewritten, map=None)
+                adapter.run(T + "create_relations.sql.j2", table=added, paths=merged)
+                for table, rows in ((trees, merged), (relations, added)):
+                    adapter.run(T + "replace_trees.sql.j2", table=table, only=holders, delete=True)
+                    adapter.run(T + "replace_trees.sql.j2", table=table, rows=rows, delete=False)
+
+    def _round(self, found: list[tuple]) -> list[tuple[int, int]]:
+        """The relations one round disassociates (``fix_structure``): the first (fewest records), then, in order,
+        each whose lower label is no label taken and whose upper label is no lower one taken. Relations with
+        different lower labels never move the same nodes, so their disassociations commute; two with the same
+        lower label may make one another unnecessary (moving it above one upper label lifts it out of the
+        other), so only one of them is taken per round."""
+        taken: list[tuple[int, int]] = []
+        uppers: set[int] = set()
+        lowers: set[int] = set()
+        for a, b, _support in found:
+            a, b = int(a), int(b)
+            if b in lowers or b in uppers or a in lowers:
+                continue
+            taken.append((a, b))
+            uppers.add(a)
+            lowers.add(b)
+        return taken
+
+    def measure(self, table: str) -> tuple[float, float]:
+        rpd, rpd_a, _records, nodes, leaves = self.adapter.run(T + "measure_rpd.sql.j2", paths=table,
+                                                               dgh=self.forest.dgh, weights=self.weights)[0]
+        synopsis = float(rpd_a or 0.0) / (int(nodes) * int(leaves)) if nodes and leaves else 0.0
+        return float(rpd or 0.0), synopsis
+
+    def evaluate(self, expanded: frozenset[int], check_values: bool) -> Evaluation | None:
+        """The cut evaluated (None: it fails). ``check_values``: run the value check (the first cut); a
+        specialization is checked by ``specializations`` before it is evaluated."""
+        self.evaluated += 1
+        self._items(expanded)
+        if check_values and not self.value_check(None):
+            return None
+        self.project()
+        rules = self.fix_structure()
+        if rules is None:
+            return None
+        assert self.current is not None
+        rpd, rpd_a = self.measure(self.current)
+        return Evaluation(expanded, rules, rpd, rpd_a)
+
+    def keep(self) -> None:
+        """Keep the trees of the cut evaluated last as the best so far."""
+        assert self.current is not None
+        self._drop(self.best)
+        self.adapter.run(T + "copy_paths.sql.j2", table=self.best, paths=self.current, members=self.members)

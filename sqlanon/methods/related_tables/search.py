@@ -1,0 +1,112 @@
+"""The cut searches of seed 003 (section 3.4, Algorithm 4 and its prose, as the spec reads them).
+
+All three start at the most general cut (every class at its top, ``*``: the paper's c1; c0, a single ``*`` for
+every class, would erase which classes a record has) and specialize one cut node at a time. A cut that fails
+the value check is pruned with all its specializations (specializing never raises a support, so they fail too);
+no cost pruning. The best cut is the passing one of lowest RPD (Eq. 3), ties to the smaller expanded set.
+
+* AllCutSearch (ACS): depth first over every passing cut. With n = 0 it finds the optimal k^m cut.
+* GreedyCutSearch (GCS): a priority queue of passing cuts on RPD_a (Eq. 6-7, lowest first); each step takes the
+  first, evaluates all its one-node specializations, and queues the ``beam`` (g) best that pass.
+* OnlyCutSearch (OCS): GCS where a cut needing a structural disassociation fails.
+
+A cut reached a second time (from another parent) is not evaluated again (the paper's closed set).
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Callable
+from typing import Protocol
+
+from .cuts import Evaluation
+
+ROOT: frozenset[int] = frozenset({0})
+
+
+class Evaluator(Protocol):
+    def evaluate(self, expanded: frozenset[int], check_values: bool) -> Evaluation | None: ...
+
+    def specializations(self, expanded: frozenset[int], nodes: list[int]) -> list[int]: ...
+
+    def keep(self) -> None: ...
+
+
+def _key(ev: Evaluation) -> tuple[float, list[int]]:
+    return ev.rpd, sorted(ev.expanded)
+
+
+class CutSearch:
+    """One search over the cuts of ``cut_nodes`` (a cut's expandable nodes, in id order)."""
+
+    def __init__(self, evaluator: Evaluator, cut_nodes: Callable[[frozenset[int]], list[int]], strategy: str,
+                 beam: int, max_cuts: int = 0, tick: Callable[[int, Evaluation | None], None] | None = None) -> None:
+        self.evaluator, self.cut_nodes = evaluator, cut_nodes
+        self.strategy, self.beam, self.max_cuts = strategy, beam, max_cuts
+        self.tick = tick
+        self.best: Evaluation | None = None
+        self.evaluated = 0
+        self.passed = 0
+        #: (expanded nodes, passed) of every cut evaluated, in order (the run history's nodes).
+        self.trail: list[tuple[frozenset[int], bool]] = []
+        self.stopped_early = False
+
+    def _evaluate(self, expanded: frozenset[int], check_values: bool = False) -> Evaluation | None:
+        ev = self.evaluator.evaluate(expanded, check_values)
+        self._seen(expanded, ev is not None)
+        if ev is not None:
+            self.passed += 1
+            if self.best is None or _key(ev) < _key(self.best):
+                self.best = ev
+                self.evaluator.keep()
+        return ev
+
+    def _seen(self, expanded: frozenset[int], passed: bool) -> None:
+        self.evaluated += 1
+        self.trail.append((expanded, passed))
+        if self.tick is not None:
+            self.tick(self.evaluated, self.best)
+
+    def _budget_left(self) -> bool:
+        if self.max_cuts and self.evaluated >= self.max_cuts:
+            self.stopped_early = True
+            return False
+        return True
+
+    def _specializations(self, parent: Evaluation, closed: set[frozenset[int]]) -> list[Evaluation]:
+        """The parent's one-node specializations not seen before, each value-checked against the parent (only
+        combinations with one of the new labels can fail), those that pass evaluated whole."""
+        nodes = [g for g in self.cut_nodes(parent.expanded) if parent.expanded | {g} not in closed]
+        if self.max_cuts:
+            nodes = nodes[:max(0, self.max_cuts - self.evaluated)]
+        closed.update(parent.expanded | {g} for g in nodes)
+        passing = set(self.evaluator.specializations(parent.expanded, nodes))
+        out = []
+        for g in nodes:
+            if g not in passing:
+                self._seen(parent.expanded | {g}, False)
+                continue
+            ev = self._evaluate(parent.expanded | {g})
+            if ev is not None:
+                out.append(ev)
+        return out
+
+    def run(self) -> Evaluation | None:
+        root = self._evaluate(ROOT, check_values=True)
+        if root is None:
+            return None
+        closed = {ROOT}
+        if self.strategy == "all_cuts":
+            stack = [root]
+            while stack and self._budget_left():
+                stack.extend(reversed(self._specializations(stack.pop(), closed)))
+            return self.best
+        counter = 0
+        queue: list[tuple[float, int, Evaluation]] = [(root.rpd_a, counter, root)]
+        while queue and self._budget_left():
+            _, _, parent = heapq.heappop(queue)
+            passing = self._specializations(parent, closed)
+            for ev in sorted(passing, key=lambda e: (e.rpd_a, sorted(e.expanded)))[:self.beam]:
+                counter += 1
+                heapq.heappush(queue, (ev.rpd_a, counter, ev))
+        return self.best

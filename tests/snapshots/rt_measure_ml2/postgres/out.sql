@@ -1,0 +1,81 @@
+-- measure_ml2: ML2 and dML2 (seed 003, Eq. 4-5) of the released trees against the source's. The frequent
+-- subtrees are rooted label paths (a record holds the path from its root down to one of its nodes) held by at
+-- least `support` records, mined at every level i of the hierarchies: the source's labels projected to level i
+-- (a class's top where it has fewer levels), the release's labels to level i or kept where they are already
+-- above it. ML2 = 1 - (source paths frequent in both) / (source paths frequent). dML2 averages over the
+-- source's frequent paths: 1/2 * mean over its nodes of (levels its label rose in the release) / (the class's
+-- levels above its values) + 1/2 * (its node pairs whose released labels are related in no released record) /
+-- (its node pairs); a path of one node has no pairs.
+-- context: source (paths of value nodes), released (paths), ancestors, dgh, map (the release's cut map),
+--          heights {cls: height}, levels (number of levels), support
+-- returns: frequent source paths, of them also frequent in the release, sum of their dtree
+WITH levels AS (
+  SELECT g.i FROM generate_series(0, 3) AS g(i)
+), tops AS (
+  SELECT 0 AS cls, 3 AS height UNION ALL
+  SELECT 1 AS cls, 4 AS height UNION ALL
+  SELECT 2 AS cls, 2 AS height
+), lift AS (
+  -- each node at each level i: itself when at or above i (or its class's top), else its ancestor at level i
+  SELECT l.i, a.node, a.anc
+  FROM levels AS l
+  JOIN "sqlanon_0a1b2c3d_ranc" AS a ON TRUE
+  JOIN "sqlanon_0a1b2c3d_rdgh" AS d ON d.id = a.node
+  JOIN tops AS t ON t.cls = d.cls
+  WHERE a.anc_lvl = CASE WHEN a.node_lvl >= l.i THEN a.node_lvl WHEN l.i >= t.height - 1 THEN t.height - 1 ELSE l.i END
+), mined AS (
+  SELECT 0 AS released, l.i, p.rid, p.path, u.o, l.anc
+  FROM "sqlanon_0a1b2c3d_rp0" AS p CROSS JOIN LATERAL unnest(p.path) WITH ORDINALITY AS u(item, o)
+  JOIN lift AS l ON l.node = u.item
+  UNION ALL
+  SELECT 1, l.i, p.rid, p.path, u.o, l.anc
+  FROM "sqlanon_0a1b2c3d_rbest" AS p CROSS JOIN LATERAL unnest(p.path) WITH ORDINALITY AS u(item, o)
+  JOIN lift AS l ON l.node = u.item
+), lifted AS (
+  SELECT released, i, rid, array_agg(anc ORDER BY o) AS path FROM mined GROUP BY released, i, rid, path
+), frequent AS (
+  SELECT released, i, prefix, count(DISTINCT rid) AS records
+  FROM (SELECT DISTINCT released, i, rid, path[1:g.l] AS prefix
+        FROM lifted CROSS JOIN LATERAL generate_series(1, CAST(cardinality(path) AS INTEGER)) AS g(l)) AS pre
+  GROUP BY released, i, prefix
+  HAVING count(DISTINCT rid) >= %s
+), source_frequent AS (
+  SELECT i, prefix, row_number() OVER () AS fid FROM frequent WHERE released = 0
+), image AS (
+  -- the released label of a source node: the cut's node above it, or itself where the cut is at or below it
+  SELECT a.anc AS node, max(m.gen) AS gen, max(g.lvl) AS gen_lvl
+  FROM "sqlanon_0a1b2c3d_ranc" AS a
+  JOIN "sqlanon_0a1b2c3d_rbestmap" AS m ON m.leaf = a.node
+  JOIN "sqlanon_0a1b2c3d_rdgh" AS g ON g.id = m.gen
+  WHERE a.node_lvl = 0
+  GROUP BY a.anc
+), released_relations AS (
+  SELECT DISTINCT u1.a, u2.b
+  FROM "sqlanon_0a1b2c3d_rbest" AS p
+  CROSS JOIN LATERAL unnest(p.path) WITH ORDINALITY AS u1(a, i)
+  CROSS JOIN LATERAL unnest(p.path) WITH ORDINALITY AS u2(b, j)
+  WHERE u1.i < u2.j
+), nodes AS (
+  SELECT f.fid, u.o, u.item,
+         CASE WHEN im.gen_lvl > d.lvl THEN im.gen ELSE u.item END AS shown,
+         CAST(CASE WHEN im.gen_lvl > d.lvl THEN im.gen_lvl - d.lvl ELSE 0 END AS DOUBLE PRECISION)
+           / CAST(greatest(t.height - 1, 1) AS DOUBLE PRECISION) AS rise
+  FROM source_frequent AS f CROSS JOIN LATERAL unnest(f.prefix) WITH ORDINALITY AS u(item, o)
+  JOIN "sqlanon_0a1b2c3d_rdgh" AS d ON d.id = u.item
+  JOIN tops AS t ON t.cls = d.cls
+  JOIN image AS im ON im.node = u.item
+), pairs AS (
+  SELECT x.fid, count(*) AS relations,
+         sum(CASE WHEN r.a IS NULL THEN 1 ELSE 0 END) AS broken
+  FROM nodes AS x JOIN nodes AS y ON y.fid = x.fid AND y.o > x.o
+  LEFT JOIN released_relations AS r ON r.a = x.shown AND r.b = y.shown
+  GROUP BY x.fid
+), dtree AS (
+  SELECT n.fid, 0.5 * avg(n.rise) AS levels_part FROM nodes AS n GROUP BY n.fid
+)
+SELECT (SELECT count(*) FROM source_frequent),
+       (SELECT count(*) FROM source_frequent AS s
+        WHERE EXISTS (SELECT 1 FROM frequent AS f WHERE f.released = 1 AND f.i = s.i AND f.prefix = s.prefix)),
+       (SELECT sum(d.levels_part + 0.5 * coalesce(CAST(p.broken AS DOUBLE PRECISION) / p.relations, 0))
+        FROM dtree AS d LEFT JOIN pairs AS p ON p.fid = d.fid)
+-- bind parameters: [15]

@@ -1,0 +1,22 @@
+-- project_paths: records' paths as trees: through a cut's map when one is given (each node relabelled), then
+-- each record's distinct paths, less those that are a proper prefix of another of its paths (siblings that
+-- became equal merged: the paths of a tree are its root-to-leaf label paths, nothing shorter).
+-- context: table (new), paths (rid, path), map (none, or create_cut_map.sql.j2's table)
+-- columns: rid, path
+CREATE TEMPORARY TABLE "sqlanon_0a1b2c3d_rpc" AS
+WITH projected AS (
+  SELECT DISTINCT rid, path FROM (
+    SELECT p.rid, array_agg(m.gen ORDER BY u.o) AS path
+    FROM (SELECT rid, path, row_number() OVER () AS pid FROM "sqlanon_0a1b2c3d_rp0") AS p
+    CROSS JOIN LATERAL unnest(p.path) WITH ORDINALITY AS u(item, o)
+    JOIN "sqlanon_0a1b2c3d_rmap" AS m ON m.leaf = u.item
+    GROUP BY p.rid, p.pid
+  ) AS mapped
+), proper_prefixes AS (
+  SELECT DISTINCT q.rid, q.path[1:g.l] AS path
+  FROM projected AS q CROSS JOIN LATERAL generate_series(1, CAST(cardinality(q.path) AS INTEGER) - 1) AS g(l)
+)
+SELECT rid, path FROM projected
+EXCEPT
+SELECT rid, path FROM proper_prefixes
+-- bind parameters: []
