@@ -4,8 +4,8 @@
 -- (a class's top where it has fewer levels), the release's labels to level i or kept where they are already
 -- above it. ML2 = 1 - (source paths frequent in both) / (source paths frequent). dML2 averages over the
 -- source's frequent paths: 1/2 * mean over its nodes of (levels its label rose in the release) / (the class's
--- levels above its values) + 1/2 * (its node pairs whose released labels are related in no released record) /
--- (its node pairs); a path of one node has no pairs.
+-- levels above its values) + 1/2 * (its node pairs whose released labels, lifted to the path's level, are related
+-- in no released record) / (its node pairs); a path of one node has no pairs.
 -- context: source (paths of value nodes), released (paths), ancestors, dgh, map (the release's cut map),
 --          heights {cls: height}, levels (number of levels), support
 -- returns: frequent source paths, of them also frequent in the release, sum of their dtree
@@ -50,13 +50,14 @@ WITH levels AS (
   WHERE a.node_lvl = 0
   GROUP BY a.anc
 ), released_relations AS (
-  SELECT DISTINCT u1.a, u2.b
-  FROM "sqlanon_0a1b2c3d_rbest" AS p
-  CROSS JOIN LATERAL unnest(p.path) WITH ORDINALITY AS u1(a, i)
-  CROSS JOIN LATERAL unnest(p.path) WITH ORDINALITY AS u2(b, j)
-  WHERE u1.i < u2.j
+  -- the relations of the release's trees at each level i (its labels lifted as for mining)
+  SELECT DISTINCT l.i, u1.a, u2.b
+  FROM lifted AS l
+  CROSS JOIN LATERAL unnest(l.path) WITH ORDINALITY AS u1(a, i1)
+  CROSS JOIN LATERAL unnest(l.path) WITH ORDINALITY AS u2(b, i2)
+  WHERE l.released = 1 AND u1.i1 < u2.i2
 ), nodes AS (
-  SELECT f.fid, u.o, u.item,
+  SELECT f.fid, f.i, u.o, u.item,
          CASE WHEN im.gen_lvl > d.lvl THEN im.gen ELSE u.item END AS shown,
          CAST(CASE WHEN im.gen_lvl > d.lvl THEN im.gen_lvl - d.lvl ELSE 0 END AS DOUBLE PRECISION)
            / CAST(greatest(t.height - 1, 1) AS DOUBLE PRECISION) AS rise
@@ -68,7 +69,7 @@ WITH levels AS (
   SELECT x.fid, count(*) AS relations,
          sum(CASE WHEN r.a IS NULL THEN 1 ELSE 0 END) AS broken
   FROM nodes AS x JOIN nodes AS y ON y.fid = x.fid AND y.o > x.o
-  LEFT JOIN released_relations AS r ON r.a = x.shown AND r.b = y.shown
+  LEFT JOIN released_relations AS r ON r.i = x.i AND r.a = x.shown AND r.b = y.shown
   GROUP BY x.fid
 ), dtree AS (
   SELECT n.fid, 0.5 * avg(n.rise) AS levels_part FROM nodes AS n GROUP BY n.fid

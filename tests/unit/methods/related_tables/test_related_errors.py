@@ -688,3 +688,50 @@ def test_project_paths_drops_proper_prefixes_and_copies(adapter: Any) -> None:
                     f"({antibiotics}, {antibiotics})")
     adapter.run(T + "project_paths.sql.j2", table="cut", paths="records", map="cutmap")
     assert _read_paths(adapter, "cut") == {1: [(h1, ld, antibiotics)], 2: [(h1, ld)]}
+
+
+#: Example 3's shape: class A with values a0 under a1 under a2 under its top a* (3 levels above its values), class B
+#: with the value b0 under its top b*. Ids as create_dgh numbers them: class first, top first.
+ML2_DGH = [  # id, cls, lvl, label, parent, width
+    (1, 0, 3, "*", 0, 1), (2, 0, 2, "a2", 1, 1), (3, 0, 1, "a1", 2, 1), (4, 0, 0, "a0", 3, 1),
+    (5, 1, 1, "*", 0, 1), (6, 1, 0, "b0", 5, 1),
+]
+
+
+def _ml2(adapter: Any, released: dict[int, list[list[int]]]) -> tuple[int, int, float]:
+    adapter.execute("CREATE TABLE dgh (id INTEGER, cls INTEGER, lvl INTEGER, label VARCHAR, parent INTEGER, "
+                    "width INTEGER)")
+    adapter.execute("INSERT INTO dgh VALUES " + ", ".join(
+        f"({i}, {c}, {lvl}, '{label}', {p}, {w})" for i, c, lvl, label, p, w in ML2_DGH))
+    adapter.run(T + "create_ancestors.sql.j2", table="anc", dgh="dgh", max_height=4)
+    # The cut: A's top and a2 expanded (a0 released as a1, one level of three up), B's top expanded (b0 kept).
+    adapter.run(T + "create_cut_map.sql.j2", table="cutmap", ancestors="anc", dgh="dgh", expanded=[0, 1, 2, 5])
+    _paths_table(adapter, "source", {1: [[4, 6]]})
+    _paths_table(adapter, "released", released)
+    total, kept, dtree = adapter.run(T + "measure_ml2.sql.j2", source="source", released="released",
+                                     ancestors="anc", dgh="dgh", map="cutmap", heights={0: 4, 1: 2}, levels=4,
+                                     support=1)[0]
+    return int(total), int(kept), float(dtree)
+
+
+def test_measure_ml2_gives_example_3(adapter: Any) -> None:
+    """One record, a0 ~> b0. The source's frequent rooted paths, one per level i = 0..3 and length: [a0], [a0, b0];
+    [a1], [a1, b*]; [a2], [a2, b*]; [a*], [a*, b*] (8). The release shows a0 as a1: dtree([a0]) = 1/2 * (1/3) / 1
+    = 0.1667 and Example 3's dtree([a0, b0]) = 1/2 * (1/3) / 2 + 0 = 0.083; the paths at levels 1-3 lose nothing.
+    With b0 disassociated from a1, [a0, b0] costs Example 3's 0.583, and each [x, b*] above loses its relation: 0.5
+    three times."""
+    total, kept, dtree = _ml2(adapter, {1: [[3, 6]]})
+    assert total == 8
+    assert kept == 6  # [a0] and [a0, b0] are not in the release; the six above are
+    assert math.isclose(dtree, 0.5 * (1 / 3) + 0.5 * (1 / 3) / 2, rel_tol=1e-9)
+    assert math.isclose(0.5 * (1 / 3) / 2, 0.083, abs_tol=5e-4)
+    adapter.execute("DROP TABLE dgh")
+    adapter.execute("DROP TABLE anc")
+    adapter.execute("DROP TABLE cutmap")
+    adapter.execute("DROP TABLE source")
+    adapter.execute("DROP TABLE released")
+    total, kept, dtree = _ml2(adapter, {1: [[3], [6]]})
+    assert total == 8
+    example = 0.5 * (1 / 3) / 2 + 0.5 * 1 / 1
+    assert math.isclose(example, 0.583, abs_tol=5e-4)
+    assert math.isclose(dtree, 0.5 * (1 / 3) + example + 3 * 0.5, rel_tol=1e-9)
