@@ -720,6 +720,8 @@ CASES: dict[str, tuple[str, dict[str, Any]]] = {
         "write_trees": {"table": ("analytics", "sqlanon_tmp_0123456789ab"), "or_replace": False,
                         "paths": f"{PREFIX}rbest", "dgh": f"{PREFIX}rdgh", "classes": ["nation", WEIRD, PERCENT]},
         "export_trees_json": {"table": ("analytics", "customer_trees"), "path": "/tmp/it's.jsonl", "depth": 3},
+        "write_paths": {"table": ("analytics", "sqlanon_tmp_0123456789ab"), "or_replace": True,
+                        "nodes": ("analytics", "customer_trees"), "classes": ["nation", WEIRD, PERCENT], "depth": 3},
     }.items()},
     "rt_group_trees_trees": ("methods/related_tables/group_trees.sql.j2",
                              {"table": f"{PREFIX}rtrees0", "what": "trees", "paths": f"{PREFIX}rpc",

@@ -78,10 +78,16 @@ class RelatedOutput(_Strict):
     #: Also write every record as one JSON document per line (JSON Lines) to this file (engines that write
     #: client files: DuckDB).
     json_: Path | None = Field(default=None, alias="json")
+    #: Also write the relational release: one row per root-to-leaf path, a column per attribute (``paths``).
+    paths: str | None = None
     suppressed_rows: Literal["remove"] = "remove"
     csv: None = None
 
     model_config = _Strict.model_config | {"populate_by_name": True}
+
+
+#: Columns of the path table (``output.paths``) besides one per attribute.
+RESERVED = ("record_id", "path_id", "path_attributes")
 
 
 def _tables(spec: TableSpec, depth: int = 0):
@@ -155,6 +161,10 @@ class RelatedTablesConfig(AnonymizeConfig):
                 names[name] = where
         if not names:
             raise ValueError("records.attributes: declare at least one attribute (a class of the tree)")
+        for name, where in names.items():
+            if name in RESERVED or "," in name:
+                raise ValueError(f"{where}.attributes.{name}: the name is taken by a column of the path table "
+                                 f"({', '.join(RESERVED)}) or holds a comma; rename the attribute")
 
     def table_key(self, spec: TableSpec) -> str:
         """Where ``spec`` is in the config, for messages: records, records.children[0], ..."""

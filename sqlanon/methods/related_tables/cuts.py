@@ -66,8 +66,6 @@ class CutEvaluator:
         self.scratch_merged, self.scratch_added = scratch("rmerged"), scratch("radded")
         self.best = scratch("rbest")
         self.current: str | None = None
-        self.evaluated = 0
-        self.disassociations = 0
 
     def _drop(self, *tables: str) -> None:
         self.adapter.drop_tables(list(tables))
@@ -134,7 +132,6 @@ class CutEvaluator:
                 return None
             for a, b in self._round(found):
                 rules.append((a, b))
-                self.disassociations += 1
                 self._drop(holders, rewritten, merged, added)
                 adapter.run(T + "select_holders.sql.j2", table=holders, relations=relations, a=a, b=b)
                 adapter.run(T + "disassociate.sql.j2", table=rewritten, paths=trees, a=a, b=b, only=holders)
@@ -171,7 +168,6 @@ class CutEvaluator:
     def evaluate(self, expanded: frozenset[int], check_values: bool) -> Evaluation | None:
         """The cut evaluated (None: it fails). ``check_values``: run the value check (the first cut); a
         specialization is checked by ``specializations`` before it is evaluated."""
-        self.evaluated += 1
         self._items(expanded)
         if check_values and not self.value_check(None):
             return None

@@ -65,10 +65,6 @@ class Forest:
             for node, cls, label in adapter.run(T + "describe_nodes.sql.j2", dgh=self.dgh, ids=wanted):
                 self.value_labels[int(node)] = f"{self.classes[int(cls)]}={label}"
 
-    def expandable(self, node: int) -> bool:
-        """Whether a cut node has children (an inner node): value nodes are not kept here."""
-        return node == 0 or node in self.nodes
-
     def cut_nodes(self, expanded: frozenset[int]) -> list[int]:
         """The cut's inner nodes (its nodes that are not values), in id order."""
         out = [c for e in expanded for c in self.inner_children.get(e, []) if c not in expanded]

@@ -18,6 +18,8 @@ from typing import Any, ClassVar
 
 from ...audit.trees import audit_trees
 from ...errors import ConfigError, NoSolutionError
+from ...output import write_output
+from ...output.target import check_output_identity, check_output_writable, resolve
 from ...paths import check_writable_file
 from ..base import AnonymizationMethod, Outcome, ProgressCallback, Records, Release
 from .config import RelatedTablesConfig
@@ -61,6 +63,8 @@ class RelatedTablesMethod(AnonymizationMethod):
     def prepare(self) -> None:
         session, cfg = self.session, self.config
         _, session.source_shown = session.open_source()
+        if cfg.output.paths is not None:
+            self._check_paths_table()
         if cfg.output.json_ is not None:
             if not self.adapter.SUPPORTS_CSV_SOURCE:
                 raise ConfigError(f"output.json: the {self.adapter.name} engine cannot write client files; leave "
@@ -125,12 +129,35 @@ class RelatedTablesMethod(AnonymizationMethod):
                 "records": audit.records, "nodes": audit.nodes, "largest_k": audit.largest_k,
                 "combinations_below_k": audit.combinations_below_k, "broken_nodes": audit.broken_nodes}
 
+    def _check_paths_table(self) -> None:
+        """``output.paths`` may be neither the node table nor a table the run reads, and is replaced only as
+        ``output.if_exists`` allows (the same checks as ``output.table``'s)."""
+        cfg, adapter = self.config, self.adapter
+        assert cfg.output.paths is not None
+        relation = resolve(adapter, cfg.output.paths)
+        read = [(key, resolve(adapter, name)) for key, name in
+                [("output.table", cfg.output.table), ("records.table", cfg.records.table), *self.tables_read()]]
+        check_output_identity(adapter, relation, read, key="output.paths", history_schema=cfg.history.schema)
+        check_output_writable(adapter, relation, key="output.paths", if_exists=cfg.output.if_exists,
+                              replace_hint="set output.if_exists: replace")
+        self.paths_relation = relation
+
     def export(self, table: tuple[str, ...]) -> None:
+        """``output.paths``, then ``output.json``: each built from the verified node table alone."""
+        cfg = self.config
+        if cfg.output.paths is not None:
+            # Atomic on its own, as the node table is (output/writer.py); written after the node table is.
+            write_output(self.adapter, target=self.paths_relation.parts, replace=cfg.output.if_exists == "replace",
+                         seed=cfg.output.seed, template=T + "write_paths.sql.j2", nodes=table,
+                         classes=self.forest.classes, depth=len(self.forest.classes))
+        if cfg.output.json_ is not None:
+            self._export_json(table)
+
+    def _export_json(self, table: tuple[str, ...]) -> None:
         """``output.json``: one JSON document per record, written to a temporary file and renamed, so that a
         reader never sees half a file."""
         cfg = self.config
-        if cfg.output.json_ is None:
-            return
+        assert cfg.output.json_ is not None
         path = cfg.resolve(cfg.output.json_)
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=".sqlanon-", suffix=".jsonl", dir=path.parent)

@@ -87,6 +87,8 @@ def attr(name: str) -> dict[str, Any]:
 Change = Callable[[dict[str, Any]], Any]
 
 CONFIG_ERRORS: list[Any] = [
+    pytest.param(lambda c: c["records"]["attributes"].update(record_id=c["records"]["attributes"].pop("grp")),
+                 ["records.attributes.record_id", "taken by a column of the path table"], id="reserved-name"),
     pytest.param(lambda c: c.update(attributes={"grp": {"role": "quasi_identifier"}}),
                  ["attributes: method related_tables declares its attributes under records"],
                  id="top-level-attributes"),
@@ -192,6 +194,11 @@ def _lookup_grp(c: dict[str, Any]) -> None:
 
 
 DATA_ERRORS: list[Any] = [
+    pytest.param(lambda c, _: c["output"].update(paths="trees"), ["output.paths", "output.table names"],
+                 id="paths-is-the-node-table"),
+    pytest.param(lambda c, _: c["output"].update(paths="ord"), ["output.paths", "the run reads it"],
+                 id="paths-is-a-table-read"),
+
     pytest.param(lambda c, _: child(c, 0).update(table="nosuch"), ["records.children[0]", "nosuch"],
                  id="missing-child-table"),
     pytest.param(lambda c, _: child(c, 0, 0).update(table="nosuch"),
@@ -735,3 +742,15 @@ def test_measure_ml2_gives_example_3(adapter: Any) -> None:
     example = 0.5 * (1 / 3) / 2 + 0.5 * 1 / 1
     assert math.isclose(example, 0.583, abs_tol=5e-4)
     assert math.isclose(dtree, 0.5 * (1 / 3) + example + 3 * 0.5, rel_tol=1e-9)
+
+
+def test_an_existing_path_table_is_replaced_only_when_asked(duckdb_engine: Engine, tmp_path: Path) -> None:
+    data = plain()
+    load(duckdb_engine, data)
+    duckdb_engine.execute("CREATE TABLE kept_paths (x INTEGER)")
+    cfg = config(data, duckdb_engine.url, k=2, m=2, n=1, paths="kept_paths")
+    cfg["output"]["if_exists"] = "fail"
+    path = config_file(tmp_path, cfg)
+    expect_error(["anonymize", str(path)], 2, str(path), "output.paths", "kept_paths")
+    assert duckdb_engine.execute("SELECT count(*) FROM kept_paths") == [(0,)]
+    assert "trees" not in duckdb_engine.tables()

@@ -313,3 +313,31 @@ def test_greedy_with_a_wide_beam_agrees_with_all_cuts(duckdb_engine: Engine, dat
         except NoSolutionError:
             outcomes.append(None)
     assert outcomes[0] == outcomes[1]
+
+
+def paths_back(rows: list[tuple], columns: list[str]) -> dict[Any, frozenset]:
+    """The trees the path table gives back: each row's labels in path_attributes' order."""
+    out: dict[Any, set] = {}
+    for row in rows:
+        values = dict(zip(columns, row, strict=True))
+        path = tuple((name, values[name]) for name in values["path_attributes"].split(","))
+        out.setdefault(values["record_id"], set()).add(path)
+    return {rid: frozenset(paths) for rid, paths in out.items()}
+
+
+@settings(max_examples=6, **SETTINGS)
+@given(data=forests(), k=st.integers(2, 3), n=st.integers(0, 2))
+def test_the_path_table_gives_the_trees_back(engine: Engine, data: Data, k: int, n: int) -> None:
+    """output.paths: one row per root-to-leaf path, disassociated trees included, from which the node table's
+    trees come back exactly (NULL labels told from missing nodes by path_attributes)."""
+    assume(k <= len(data.cust))
+    load(engine, data)
+    cfg = parse_config(config(data, None, k=k, m=3, n=n, paths="tree_paths"))
+    try:
+        sqlanon.anonymize(cfg, db=engine.url)
+    except NoSolutionError:
+        return
+    columns = ["record_id", "path_id", *CLASSES, "path_attributes"]
+    rows = engine.execute(f"SELECT {', '.join(columns)} FROM tree_paths")
+    assert paths_back(rows, columns) == released(engine)
+    assert len({(r[0], r[1]) for r in rows}) == len(rows)
