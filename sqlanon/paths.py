@@ -4,6 +4,9 @@ a report path in a missing folder used to fail after the output was written and 
 from __future__ import annotations
 
 import os
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from .errors import ConfigError
@@ -29,3 +32,18 @@ def check_writable_file(path: Path, key: str, create_folders: bool = False) -> N
         raise ConfigError(f"{key}: {path}: the folder {folder} does not exist")
     if not os.access(folder, os.W_OK | os.X_OK) or (path.exists() and not os.access(path, os.W_OK)):
         raise ConfigError(f"{key}: {path}: no permission to write there")
+
+
+@contextmanager
+def replaced_atomically(path: Path, suffix: str) -> Iterator[str]:
+    """A temporary file beside ``path`` for the caller (or its database) to write; renamed to ``path`` when the
+    block ends without an error, removed otherwise, so that a reader never sees half a file."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=".sqlanon-", suffix=suffix, dir=path.parent)
+    os.close(fd)
+    try:
+        yield tmp
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)

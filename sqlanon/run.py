@@ -9,8 +9,6 @@ run record are the same for all.
 
 from __future__ import annotations
 
-import os
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -23,7 +21,7 @@ from .methods import method_class
 from .methods.base import AnonymizationMethod, ProgressCallback, Release
 from .output import settle_interrupted_publication, verify_output, write_output
 from .output.target import check_output_identity, check_output_writable, require_existing, resolve
-from .paths import check_writable_file
+from .paths import check_writable_file, replaced_atomically
 from .report.formats import report_format
 from .result import AnonymizationResult
 from .session import Session, SmallerThanKError
@@ -218,15 +216,8 @@ def export_csv(session: Session, table: tuple[str, ...], path: Path) -> None:
     adapter = session.adapter
     if not adapter.SUPPORTS_CSV_SOURCE:
         raise ConfigError(f"output.csv: the {adapter.name} engine cannot write client CSV files")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=".sqlanon-", suffix=".csv", dir=path.parent)
-    os.close(fd)
-    try:
+    with replaced_atomically(path, ".csv") as tmp:
         adapter.run("export_csv.sql.j2", table=table, path=tmp, delimiter=";")
-        os.replace(tmp, path)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
 
 
 def _report(session: Session, method: AnonymizationMethod, result: AnonymizationResult,

@@ -70,13 +70,19 @@ class CutEvaluator:
     def _drop(self, *tables: str) -> None:
         self.adapter.drop_tables(list(tables))
 
-    def _items(self, expanded: frozenset[int]) -> None:
-        """The cut's map and each record's labels under it."""
+    def _map(self, expanded: frozenset[int]) -> None:
+        """The cut's map of every value to its node in the cut."""
         forest = self.forest
-        self._drop(self.map, self.items)
+        self._drop(self.map)
         self.adapter.run(T + "create_cut_map.sql.j2", table=self.map, ancestors=forest.ancestors, dgh=forest.dgh,
                          expanded=sorted(expanded))
-        self.adapter.run(T + "create_items.sql.j2", table=self.items, leaf_items=forest.leaf_items, map=self.map)
+
+    def _items(self, expanded: frozenset[int]) -> None:
+        """The cut's map and each record's labels under it (what the value checks read)."""
+        self._map(expanded)
+        self._drop(self.items)
+        self.adapter.run(T + "create_items.sql.j2", table=self.items, leaf_items=self.forest.leaf_items,
+                         map=self.map)
 
     def project(self) -> str:
         """The records' trees under the cut of ``self.map``, before any disassociation, as distinct trees
@@ -87,7 +93,7 @@ class CutEvaluator:
         adapter.run(T + "group_trees.sql.j2", table=self.members, what="members", paths=self.records)
         adapter.run(T + "group_trees.sql.j2", table=out, what="trees", paths=self.records, members=self.members)
         adapter.run(T + "group_trees.sql.j2", table=self.weights, what="weights", members=self.members)
-        adapter.run(T + "create_tree_items.sql.j2", table=self.tree_items, paths=out)
+        adapter.run(T + "create_path_items.sql.j2", table=self.tree_items, paths=out)
         return out
 
     def value_check(self, fresh: int | None) -> bool:
@@ -168,9 +174,12 @@ class CutEvaluator:
     def evaluate(self, expanded: frozenset[int], check_values: bool) -> Evaluation | None:
         """The cut evaluated (None: it fails). ``check_values``: run the value check (the first cut); a
         specialization is checked by ``specializations`` before it is evaluated."""
-        self._items(expanded)
-        if check_values and not self.value_check(None):
-            return None
+        if check_values:
+            self._items(expanded)
+            if not self.value_check(None):
+                return None
+        else:  # its value check ran against its parent's labels (``specializations``)
+            self._map(expanded)
         self.project()
         rules = self.fix_structure()
         if rules is None:

@@ -114,7 +114,7 @@ def build_forest(session: Session, cfg: RelatedTablesConfig) -> Forest:
     paths = session.scratch("rp0")
     adapter.run(T + "project_paths.sql.j2", table=paths, paths=raw, map=None)
     leaf_items = session.scratch("rli")
-    adapter.run(T + "create_leaf_items.sql.j2", table=leaf_items, paths=paths)
+    adapter.run(T + "create_path_items.sql.j2", table=leaf_items, paths=paths)
     forest = Forest(dgh=dgh, ancestors=ancestors, paths=paths, leaf_items=leaf_items, classes=[c[0] for c in classes],
                     heights=[c["height"] for c in loaded])
     for row in adapter.run(T + "describe_dgh.sql.j2", dgh=dgh):

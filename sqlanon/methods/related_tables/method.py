@@ -11,8 +11,6 @@ arrays of DGH node ids, one row per root-to-leaf path (``forest.py``); nothing o
 
 from __future__ import annotations
 
-import os
-import tempfile
 import time
 from typing import Any, ClassVar
 
@@ -20,7 +18,7 @@ from ...audit.trees import audit_trees
 from ...errors import ConfigError, NoSolutionError
 from ...output import write_output
 from ...output.target import check_output_identity, check_output_writable, resolve
-from ...paths import check_writable_file
+from ...paths import check_writable_file, replaced_atomically
 from ..base import AnonymizationMethod, Outcome, ProgressCallback, Records, Release
 from .config import RelatedTablesConfig
 from .cuts import CutEvaluator, Evaluation
@@ -158,17 +156,8 @@ class RelatedTablesMethod(AnonymizationMethod):
         reader never sees half a file."""
         cfg = self.config
         assert cfg.output.json_ is not None
-        path = cfg.resolve(cfg.output.json_)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=".sqlanon-", suffix=".jsonl", dir=path.parent)
-        os.close(fd)
-        try:
-            self.adapter.run(T + "export_trees_json.sql.j2", table=table, path=tmp,
-                             depth=len(self.forest.classes))
-            os.replace(tmp, path)
-        finally:
-            if os.path.exists(tmp):
-                os.unlink(tmp)
+        with replaced_atomically(cfg.resolve(cfg.output.json_), ".jsonl") as tmp:
+            self.adapter.run(T + "export_trees_json.sql.j2", table=table, path=tmp, depth=len(self.forest.classes))
 
     # -- what the run tells -----------------------------------------------------------------------------------
     def cut_shown(self) -> dict[str, dict[str, Any]]:
