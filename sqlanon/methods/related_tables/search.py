@@ -25,7 +25,8 @@ ROOT: frozenset[int] = frozenset({0})
 
 
 class Evaluator(Protocol):
-    def evaluate(self, expanded: frozenset[int], check_values: bool) -> Evaluation | None: ...
+    def evaluate(self, expanded: frozenset[int], check_values: bool,
+                 parent: Evaluation | None = None) -> Evaluation | None: ...
 
     def specializations(self, expanded: frozenset[int], nodes: list[int]) -> list[int]: ...
 
@@ -51,8 +52,9 @@ class CutSearch:
         self.trail: list[tuple[frozenset[int], bool]] = []
         self.stopped_early = False
 
-    def _evaluate(self, expanded: frozenset[int], check_values: bool = False) -> Evaluation | None:
-        ev = self.evaluator.evaluate(expanded, check_values)
+    def _evaluate(self, expanded: frozenset[int], check_values: bool = False,
+                  parent: Evaluation | None = None) -> Evaluation | None:
+        ev = self.evaluator.evaluate(expanded, check_values, parent)
         self._seen(expanded, ev is not None)
         if ev is not None:
             self.passed += 1
@@ -86,7 +88,7 @@ class CutSearch:
             if g not in passing:
                 self._seen(parent.expanded | {g}, False)
                 continue
-            ev = self._evaluate(parent.expanded | {g})
+            ev = self._evaluate(parent.expanded | {g}, parent=parent)
             if ev is not None:
                 out.append(ev)
         return out

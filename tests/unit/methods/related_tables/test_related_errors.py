@@ -634,8 +634,9 @@ def test_measure_rpd_gives_example_1(adapter: Any) -> None:
                               ({1: 3, 2: 1}, (3 * r1 + r2) / 4)]:
         adapter.execute("DELETE FROM weights")
         adapter.execute("INSERT INTO weights VALUES " + ", ".join(f"({r}, {w})" for r, w in weights.items()))
+        depth = max(len(p) for paths in EXAMPLE_RECORDS.values() for p in paths)
         rpd, rpd_a, records, nodes, leaves = adapter.run(T + "measure_rpd.sql.j2", paths="paths", dgh="dgh",
-                                                         weights="weights")[0]
+                                                         weights="weights", depth=depth)[0]
         assert math.isclose(float(rpd), expected, rel_tol=1e-12), weights
         assert int(records) == sum(weights.values())
         total, synopsis_nodes, synopsis_leaves = _rpd_a(EXAMPLE_RECORDS, weights)
@@ -666,7 +667,7 @@ def test_disassociate_and_project_paths(adapter: Any) -> None:
     adapter.execute("CREATE TABLE holders (rid BIGINT)")
     adapter.execute("INSERT INTO holders VALUES (1), (2), (3), (4), (5), (6), (7)")
     adapter.run(T + "disassociate.sql.j2", table="moved", paths="src", a=a, b=b, only="holders")
-    adapter.run(T + "project_paths.sql.j2", table="merged", paths="moved", map=None)
+    adapter.run(T + "project_paths.sql.j2", table="merged", paths="moved", map=None, depth=5)
     assert _read_paths(adapter, "merged") == {
         1: [(p, a, x, y), (p, b)],
         2: [(p, a, x)],
@@ -684,7 +685,7 @@ def test_project_paths_drops_proper_prefixes_and_copies(adapter: Any) -> None:
         2: [[1, 2]],                               # a prefix of another record's path is kept
         3: [[5], [5, 6], [5, 6, 7], [5, 8]],
     })
-    adapter.run(T + "project_paths.sql.j2", table="projected", paths="raw", map=None)
+    adapter.run(T + "project_paths.sql.j2", table="projected", paths="raw", map=None, depth=3)
     assert _read_paths(adapter, "projected") == {1: [(1, 2, 3), (1, 4)], 2: [(1, 2)], 3: [(5, 6, 7), (5, 8)]}
     # Through a cut's map: siblings that become equal merge, and a leaf that became internal is no path (the
     # spec's pitfall: [H1, Flu] and [H1, Bronchitis, Antibiotics] under Flu, Bronchitis -> LD give one path).
@@ -693,7 +694,7 @@ def test_project_paths_drops_proper_prefixes_and_copies(adapter: Any) -> None:
     adapter.execute("CREATE TABLE cutmap (leaf INTEGER, gen INTEGER)")
     adapter.execute(f"INSERT INTO cutmap VALUES ({h1}, {h1}), ({flu}, {ld}), ({bronchitis}, {ld}), "
                     f"({antibiotics}, {antibiotics})")
-    adapter.run(T + "project_paths.sql.j2", table="cut", paths="records", map="cutmap")
+    adapter.run(T + "project_paths.sql.j2", table="cut", paths="records", map="cutmap", depth=3)
     assert _read_paths(adapter, "cut") == {1: [(h1, ld, antibiotics)], 2: [(h1, ld)]}
 
 
