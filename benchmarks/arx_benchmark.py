@@ -1,12 +1,20 @@
-"""Run ARX's benchmark configurations with sqlanon and compare with ARX's published timings.
+"""Run ARX's benchmark configurations with sqlanon and with ARX 3.9.2, side by side, and compare them.
 
 The datasets are read from ``../shared/datasets/`` beside the repository (they are never copied
 into the repository; see benchmarks/README.md). Every run is a dry run: the optimal
 transformation is searched and reported, no output table is written.
 
+ARX runs through the driver in ``../shared/arx-bench/`` (Java 17), in a subprocess per configuration,
+alternating with sqlanon's runs of that configuration: the machines are shared and noisy, so only timings
+taken side by side give a ratio. Each row shows both timings, the ratio sqlanon / ARX of the medians and
+whether the two found the same optimum; the geometric mean of the ratios follows the table.
+
     .venv/bin/python benchmarks/arx_benchmark.py --quick
     .venv/bin/python benchmarks/arx_benchmark.py --datasets adult --engines duckdb,postgres --runs 5
-    .venv/bin/python benchmarks/arx_benchmark.py --cold --runs 3
+    .venv/bin/python benchmarks/arx_benchmark.py --datasets adult --configs 5/0 --metrics loss --arx-runs 7
+    .venv/bin/python benchmarks/arx_benchmark.py --models distinct3,equal0.2 --engines duckdb --order sqlanon-first
+    .venv/bin/python benchmarks/arx_benchmark.py --cold --runs 3 --arx-warmups 0
+    .venv/bin/python benchmarks/arx_benchmark.py --quick --no-arx          # sqlanon alone (no Java)
 """
 
 from __future__ import annotations
@@ -15,6 +23,7 @@ import argparse
 import contextlib
 import csv
 import json
+import math
 import os
 import shutil
 import statistics
@@ -29,8 +38,10 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[1]
 DATASETS_DIR = REPO.parent / "shared" / "datasets"
+# ARX 3.9.2 and its benchmark driver (../shared/arx-bench/README.md), beside the repository like the datasets.
+ARX_BENCH = REPO.parent / "shared" / "arx-bench" / "arx-bench"
 
 
 @dataclass(frozen=True)
@@ -82,21 +93,32 @@ MODEL_PRESETS: dict[str, tuple[list[dict[str, Any]], bool]] = {
 }
 SENSITIVE = {"adult": "occupation"}
 
-# ARX 3.9.2, warm JVM, ADULT k=5 5% Loss with a model on occupation: model -> (seconds, nodes checked).
-ARX_MODEL_REFERENCE: dict[tuple[str, str], tuple[float, int]] = {
-    ("distinct3", "loss"): (0.677, 450),
-    ("equal0.2", "loss"): (1.707, 3051),
-}
+# The ARX driver's names for what this script runs. Its setups read the same files with the same QI sets as
+# DATASETS (adult8: ADULT's eight benchmark QIs; farsint: fars_int), and its sensitive attribute on ADULT is
+# occupation, as SENSITIVE's; run_arx checks the QIs of every answer. It has no SS13ACS setup and only these
+# models: anything else is "n/a" for ARX.
+ARX_SETUPS = {"adult": "adult8", "cup": "cup", "fars": "farsint"}
+ARX_MODELS = {"-": "none", "distinct3": "distinct3", "equal0.2": "equal0.2"}
+# ARX's score of its optimum (`loss` in the driver's answer) is on sqlanon's scale for both metrics: sqlanon's
+# Loss is ARX's MetricMDNMLoss aggregate and DM* the same count, so the optimum's values are compared as numbers.
+ARX_METRICS = {"loss": "loss", "dm_star": "dm_star"}
+ORDERS = ("arx-first", "sqlanon-first")
 
-# ARX 3.9.2, warm JVM: (dataset, k, suppression, metric) -> (seconds, nodes checked).
-ARX_REFERENCE: dict[tuple[str, int, float, str], tuple[float, int]] = {
-    ("adult", 5, 0.0, "loss"): (0.117, 122),
-    ("adult", 5, 0.05, "loss"): (0.543, 447),
-    ("adult", 5, 0.05, "dm_star"): (0.595, 1040),
-    ("adult", 10, 0.01, "loss"): (0.437, 436),
-    ("cup", 5, 0.05, "loss"): (2.185, 555),
-    ("fars", 5, 0.05, "loss"): (0.899, 308),
-}
+
+@dataclass
+class ArxRun:
+    """ARX's runs of one configuration (the driver's JSON answer), or why there are none (``note``)."""
+    times_ms: list[float] = field(default_factory=list)
+    median_ms: float | None = None
+    checked: int | None = None
+    levels: list[int] | None = None  # in the dataset's QI order, as Row.levels
+    score: float | None = None
+    suppressed: int | None = None
+    note: str | None = None  # "n/a: <reason>" (the driver cannot run it) or "ERROR: <what failed>"
+
+    @property
+    def failed(self) -> bool:
+        return bool(self.note and self.note.startswith("ERROR"))
 
 
 @dataclass
@@ -115,6 +137,7 @@ class Row:
     metric_value: float | None = None
     suppressed_rows: int | None = None
     error: str | None = None
+    arx: ArxRun | None = None  # ARX's runs of this configuration (shared by its engines' rows); None: --no-arx
 
     @property
     def median(self) -> float | None:
@@ -127,23 +150,16 @@ class Row:
         return self.median * 1000 / self.nodes
 
     @property
-    def arx(self) -> tuple[float, int] | None:
-        if self.model != "-":
-            if (self.dataset, self.k, self.suppression) != ("adult", 5, 0.05):
-                return None
-            return ARX_MODEL_REFERENCE.get((self.model, self.metric))
-        return ARX_REFERENCE.get((self.dataset, self.k, self.suppression, self.metric))
-
-    @property
     def ratio(self) -> float | None:
-        if self.arx is None or self.median is None:
+        """sqlanon's median over ARX's, both taken side by side in this run."""
+        if self.arx is None or not self.arx.median_ms or self.median is None:
             return None
-        return self.median / self.arx[0]
+        return self.median * 1000 / self.arx.median_ms
 
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
         d.update(median=self.median, ms_per_node=self.ms_per_node, ratio_vs_arx=self.ratio,
-                 arx_seconds=self.arx[0] if self.arx else None, arx_nodes=self.arx[1] if self.arx else None)
+                 optimum_vs_arx=optimum_vs_arx(self))
         return d
 
 
@@ -441,18 +457,18 @@ def sqlanon_command() -> list[str]:
 
 def run_cold(  # noqa: PLR0913 - as WarmRuns: a row's coordinates, the number of runs, its sources
     ds: Dataset, engine: str, k: int, supp: float, metric: str, runs: int, pg: Postgres | None,
-    dk: DuckDBFile | None = None, history: bool = False,
+    dk: DuckDBFile | None = None, history: bool = False, model: str = "-",
 ) -> Row:
     """Time `sqlanon anonymize CONFIG --dry-run --json` in a fresh process (imports and all)."""
     import yaml
 
-    row = Row(ds.key, engine, k, supp, metric, mode="cold")
+    row = Row(ds.key, engine, k, supp, metric, mode="cold", model=model)
     try:
         table, db = source_table(ds, engine, pg, dk)
         with tempfile.TemporaryDirectory(prefix="sqlanon-bench-") as tmp:
             path = Path(tmp) / f"{ds.key}_k{k}.yaml"
-            path.write_text(yaml.safe_dump(build_config(ds, k, supp, metric, table=table, history=history),
-                                           sort_keys=False), encoding="utf-8")
+            config = build_config(ds, k, supp, metric, table=table, model=model, history=history)
+            path.write_text(yaml.safe_dump(config, sort_keys=False), encoding="utf-8")
             cmd = [*sqlanon_command(), "anonymize", str(path), "--dry-run", "--json"]
             if db is not None:
                 cmd += ["--db", db]
@@ -473,9 +489,97 @@ def run_cold(  # noqa: PLR0913 - as WarmRuns: a row's coordinates, the number of
     return row
 
 
+# -- ARX --------------------------------------------------------------------------------------------
+def missing_arx() -> str | None:
+    """Why ARX cannot run here (its driver or java not found), or None."""
+    if not ARX_BENCH.is_file():
+        return (f"ARX driver not found at {ARX_BENCH}\n(expected ../shared/arx-bench/ beside the repository "
+                f"{REPO}; --no-arx runs sqlanon alone)")
+    if not os.access(ARX_BENCH, os.X_OK):
+        return f"ARX driver {ARX_BENCH} is not executable (--no-arx runs sqlanon alone)"
+    if shutil.which("java") is None:
+        return f"java not found on PATH: {ARX_BENCH} needs Java 17 (--no-arx runs sqlanon alone)"
+    return None
+
+
+def arx_unsupported(ds: Dataset, metric: str, model: str) -> str | None:
+    """Why the ARX driver cannot run this configuration, or None."""
+    if ds.key not in ARX_SETUPS:
+        return f"n/a: the ARX driver has no {ds.label} setup"
+    if model not in ARX_MODELS:
+        return f"n/a: the ARX driver has no {model} model"
+    if metric not in ARX_METRICS:
+        return f"n/a: the ARX driver has no {metric} metric"
+    return None
+
+
+def arx_command(ds: Dataset, k: int, supp: float, metric: str, model: str, warmup: int, runs: int) -> list[str]:
+    return [str(ARX_BENCH), ARX_SETUPS[ds.key], str(k), repr(supp), ARX_METRICS[metric], ARX_MODELS[model],
+            str(warmup), str(runs)]
+
+
+def run_arx(  # noqa: PLR0913 - a configuration's coordinates and the driver's run counts
+    ds: Dataset, k: int, supp: float, metric: str, model: str, warmup: int, runs: int,
+) -> ArxRun:
+    """ARX's warm-ups and timed runs of one configuration, in one JVM (the driver's subprocess)."""
+    reason = arx_unsupported(ds, metric, model)
+    if reason is not None:
+        return ArxRun(note=reason)
+    cmd = arx_command(ds, k, supp, metric, model, warmup, runs)
+    # The driver's datasets default to ../datasets beside it; name DATASETS_DIR so both read the same files.
+    env = {**os.environ, "ARX_BENCH_DATASETS": str(DATASETS_DIR)}
+    proc = subprocess.run(cmd, capture_output=True, text=True, env=env)
+    try:
+        if proc.returncode != 0:
+            tail = (proc.stderr.strip() or proc.stdout.strip()).splitlines()[-3:]
+            raise RuntimeError(f"exit {proc.returncode}: {' | '.join(tail)}")
+        return parse_arx(ds, json.loads(proc.stdout.strip().splitlines()[-1]))
+    except Exception as exc:
+        print(f"\nERROR ARX {ds.label} k={k} suppression={supp} metric={metric} model={model}: "
+              f"{' '.join(cmd)}\n{proc.stderr}", file=sys.stderr)
+        return ArxRun(note=f"ERROR: {type(exc).__name__}: {exc}")
+
+
+def parse_arx(ds: Dataset, answer: dict[str, Any]) -> ArxRun:
+    """The driver's JSON answer, its levels in the dataset's QI order. Its QIs must be the dataset's: else the
+    two searched different lattices and neither the timings nor the optima compare."""
+    levels = answer.get("levels")
+    if levels is not None and set(levels) != set(ds.qis):
+        raise ValueError(f"ARX's QIs {sorted(levels)} are not {ds.label}'s {sorted(ds.qis)}")
+    return ArxRun(times_ms=answer["runs_ms"], median_ms=answer["median_ms"], checked=answer["checked"],
+                  levels=None if levels is None else [levels[q] for q in ds.qis], score=answer.get("loss"),
+                  suppressed=answer.get("suppressed"))
+
+
+def optimum_vs_arx(row: Row) -> str:
+    """Whether sqlanon's optimum is ARX's: "same" (levels, suppressed rows and score), "tie" (another
+    transformation of the same score: both are optimal), else "DIFFERS" and ARX's side."""
+    arx = row.arx
+    if arx is None or row.error or row.levels is None:
+        return "-"
+    if arx.note:
+        return arx.note
+    if arx.levels is None:
+        return "DIFFERS: ARX found no solution"
+    # ARX sums its Loss in doubles in its own order (ADULT k=5 5%: 2e-10 apart from sqlanon's exact value).
+    same_score = (row.metric_value is not None and arx.score is not None
+                  and math.isclose(row.metric_value, arx.score, rel_tol=1e-6))
+    diffs = []
+    if row.levels != arx.levels:
+        diffs.append("levels " + ",".join(map(str, arx.levels)))
+    if row.suppressed_rows != arx.suppressed:
+        diffs.append(f"suppressed {arx.suppressed}")
+    if not same_score:
+        diffs.append(f"score {arx.score:.6g}")
+    if not diffs:
+        return "same"
+    return ("tie: ARX " if same_score else "DIFFERS: ARX ") + "; ".join(diffs)
+
+
 # -- reporting --------------------------------------------------------------------------------------
-COLUMNS = ["dataset", "engine", "mode", "model", "k", "supp", "metric", "median s", "min s", "max s", "runs", "nodes",
-           "stmts", "ms/node", "levels", "metric value", "suppressed", "ARX s/nodes", "x ARX", "x DuckDB"]
+COLUMNS = ["dataset", "engine", "mode", "model", "k", "supp", "metric", "median ms", "min ms", "max ms", "runs",
+           "nodes", "stmts", "ms/node", "levels", "metric value", "suppressed", "ARX median ms", "ARX min ms",
+           "ARX max ms", "ARX runs", "ARX checked", "x ARX", "optimum vs ARX", "x DuckDB"]
 
 
 def duckdb_ratios(rows: list[Row]) -> dict[int, float]:
@@ -495,21 +599,58 @@ def _fmt(value: float | None, digits: int = 3) -> str:
     return "-" if value is None else f"{value:.{digits}f}"
 
 
+def _ms(seconds: float | None) -> str:
+    return "-" if seconds is None else f"{seconds * 1000:.1f}"
+
+
+def arx_cells(arx: ArxRun | None) -> list[str]:
+    """ARX's median / min / max ms, runs and transformations checked: "n/a" or "ERROR" when it has none (the
+    reason is in the optimum column), "-" with --no-arx."""
+    if arx is None:
+        return ["-"] * 5
+    if arx.note:
+        return ["ERROR" if arx.failed else "n/a", "-", "-", "-", "-"]
+    return [_fmt(arx.median_ms, 1), _fmt(min(arx.times_ms, default=None), 1),
+            _fmt(max(arx.times_ms, default=None), 1), str(len(arx.times_ms)), str(arx.checked)]
+
+
 def cells(row: Row, vs_duckdb: float | None = None) -> list[str]:
     label = DATASETS[row.dataset].label
     base = [label, row.engine, row.mode, row.model, str(row.k), f"{row.suppression * 100:g}%", row.metric]
-    arx = f"{row.arx[0]:.3f}/{row.arx[1]}" if row.arx else "-"
+    arx = arx_cells(row.arx)
+    # The whole of an ARX error is printed while running (and kept in --json-out); the table shows its start.
+    arx_error = row.arx.note[:60] if row.arx and row.arx.failed and row.arx.note else None
     if row.error:
-        return [*base, "ERROR", "-", "-", "-", "-", "-", "-", row.error[:60], "-", "-", arx, "-", "-"]
+        return [*base, "ERROR", "-", "-", "-", "-", "-", "-", row.error[:60], "-", "-", *arx, "-",
+                arx_error or (row.arx.note if row.arx and row.arx.note else "-"), "-"]
     mv = row.metric_value
     metric_value = "-" if mv is None else (f"{mv:.6f}" if abs(mv) < 1000 else f"{mv:.0f}")
     return [
-        *base, _fmt(row.median), _fmt(min(row.times)), _fmt(max(row.times)), str(len(row.times)),
+        *base, _ms(row.median), _ms(min(row.times)), _ms(max(row.times)), str(len(row.times)),
         str(row.nodes), str(row.statements), _fmt(row.ms_per_node, 2),
-        ",".join(str(v) for v in row.levels or []), metric_value, str(row.suppressed_rows), arx,
-        "-" if row.ratio is None else f"{row.ratio:.1f}x",
+        ",".join(str(v) for v in row.levels or []), metric_value, str(row.suppressed_rows), *arx,
+        "-" if row.ratio is None else f"{row.ratio:.2f}x", arx_error or optimum_vs_arx(row),
         "-" if vs_duckdb is None else f"{vs_duckdb:.1f}x",
     ]
+
+
+def ratio_means(rows: list[Row]) -> dict[tuple[str, str], list[float]]:
+    """The ratios sqlanon / ARX per (engine, mode): each engine and mode is its own comparison with ARX."""
+    out: dict[tuple[str, str], list[float]] = {}
+    for r in rows:
+        if r.ratio is not None:
+            out.setdefault((r.engine, r.mode), []).append(r.ratio)
+    return out
+
+
+def print_ratio_means(rows: list[Row]) -> None:
+    means = ratio_means(rows)
+    if not means:
+        return
+    parts = [f"{engine} {mode} {statistics.geometric_mean(ratios):.2f}x over {len(ratios)} configuration(s)"
+             for (engine, mode), ratios in means.items()]
+    print()
+    print("geometric mean of x ARX (sqlanon median / ARX median): " + ", ".join(parts))
 
 
 def print_table(rows: list[Row], markdown: bool) -> None:
@@ -526,6 +667,17 @@ def print_table(rows: list[Row], markdown: bool) -> None:
     print("  ".join("-" * w for w in widths))
     for c in table:
         print("  ".join(v.ljust(w) for v, w in zip(c, widths, strict=True)))
+
+
+def print_arx_progress(ds: Dataset, k: int, supp: float, metric: str, model: str, arx: ArxRun) -> None:
+    if arx.note:
+        msg = arx.note
+    else:
+        msg = (f"median {_fmt(arx.median_ms, 1)} ms (min {_fmt(min(arx.times_ms, default=None), 1)}, max "
+               f"{_fmt(max(arx.times_ms, default=None), 1)}), {arx.checked} checked, levels {arx.levels}")
+    model = "" if model == "-" else f"{model} "
+    print(f"  {ds.label:8} {'ARX':8} {'':4} k={k:<2} supp={supp * 100:g}% {metric:8} {model}{msg}",
+          file=sys.stderr, flush=True)
 
 
 def print_progress(row: Row) -> None:
@@ -575,9 +727,10 @@ def _duckdb_version() -> str:
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p = argparse.ArgumentParser(
-        description="Run ARX's benchmark configurations with sqlanon (dry runs) and compare with ARX 3.9.2.",
+        description="Run ARX's benchmark configurations with sqlanon (dry runs) and with ARX 3.9.2, side by side.",
         formatter_class=argparse.RawDescriptionHelpFormatter, allow_abbrev=False,
-        epilog="Datasets are read from ../shared/datasets/ beside the repository; see benchmarks/README.md.",
+        epilog="Datasets are read from ../shared/datasets/ and ARX runs from ../shared/arx-bench/ beside the "
+               "repository; see benchmarks/README.md and ../shared/arx-bench/README.md.",
     )
     p.add_argument("--datasets", default="adult,cup,fars,ss13acs",
                    type=lambda v: _csv_list(v, list(DATASETS), "dataset", ALIASES),
@@ -609,12 +762,26 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                    help="record every run in the database's run history, as `sqlanon anonymize` does by default "
                         "(default: no history: ARX records nothing, and an in-memory DuckDB database never "
                         "does, so that every engine and source does the same work)")
+    p.add_argument("--no-arx", action="store_true",
+                   help="run sqlanon alone (no Java needed): the ARX columns stay empty")
+    p.add_argument("--arx-warmups", type=int, default=10,
+                   help="untimed ARX runs in its JVM before the timed ones (default 10: ARX's JIT needs about 10 "
+                        "to reach its speed; the JVM's start-up is never timed, so with --cold 0 times ARX's first "
+                        "run instead)")
+    p.add_argument("--arx-runs", type=int, default=None,
+                   help="timed ARX runs per configuration; its median is compared (default: --runs)")
+    p.add_argument("--order", choices=ORDERS, default="arx-first",
+                   help="per configuration, ARX's runs before sqlanon's (default) or after them")
     p.add_argument("--markdown", action="store_true", help="print the result table as markdown")
     p.add_argument("--json-out", type=Path, default=None, metavar="FILE",
                    help="also write all results as JSON")
     args = p.parse_args(argv)
     if args.runs < 1:
         p.error("--runs must be >= 1")
+    if args.arx_runs is None:
+        args.arx_runs = args.runs
+    if args.arx_runs < 1 or args.arx_warmups < 0:
+        p.error("--arx-runs must be >= 1 and --arx-warmups >= 0")
     if args.cold and args.duckdb_source == "memory":
         p.error("--cold with --duckdb-source memory: a fresh process cannot see this process's in-memory database")
     given = set(a.split("=")[0] for a in (argv if argv is not None else sys.argv[1:]))
@@ -661,21 +828,40 @@ def run_all(args: argparse.Namespace, pg: Postgres | None, dk: DuckDBFile | None
                 for model in args.models or ["-"]:
                     if model != "-" and ds.key not in SENSITIVE:
                         continue
-                    if args.cold:
-                        done = [run_cold(ds, engine, k, supp, metric, args.runs, pg, dk, args.history)
-                                for engine in args.engines]
-                    else:  # the engines' runs interleaved: their ratio is measured side by side
-                        done = run_interleaved([WarmRuns(ds, engine, k, supp, metric, pg, model, dk, args.history)
-                                                for engine in args.engines], args.runs, args.warmup)
-                    for row in done:
-                        print_progress(row)
-                    rows.extend(done)
+                    rows.extend(run_configuration(args, ds, k, supp, metric, model, pg, dk))
     return rows
+
+
+def run_configuration(  # noqa: PLR0913 - the options, a configuration's coordinates, its sources
+    args: argparse.Namespace, ds: Dataset, k: int, supp: float, metric: str, model: str, pg: Postgres | None,
+    dk: DuckDBFile | None,
+) -> list[Row]:
+    """One configuration's rows, one per engine, with ARX's runs of it just before (or after, --order) theirs:
+    ARX and sqlanon alternate per configuration, so a slower minute of the machine slows both."""
+    def arx() -> ArxRun:
+        result = run_arx(ds, k, supp, metric, model, args.arx_warmups, args.arx_runs)
+        print_arx_progress(ds, k, supp, metric, model, result)
+        return result
+
+    arx_run = arx() if not args.no_arx and args.order == "arx-first" else None
+    if args.cold:
+        done = [run_cold(ds, engine, k, supp, metric, args.runs, pg, dk, args.history, model)
+                for engine in args.engines]
+    else:  # the engines' runs interleaved: their ratio is measured side by side
+        done = run_interleaved([WarmRuns(ds, engine, k, supp, metric, pg, model, dk, args.history)
+                                for engine in args.engines], args.runs, args.warmup)
+    for row in done:
+        print_progress(row)
+    if not args.no_arx and args.order == "sqlanon-first":
+        arx_run = arx()
+    for row in done:
+        row.arx = arx_run
+    return done
 
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
-    problem = missing_inputs(args.datasets)
+    problem = missing_inputs(args.datasets) or (None if args.no_arx else missing_arx())
     if problem is not None:
         print(f"error: {problem}", file=sys.stderr)
         return 2
@@ -684,6 +870,9 @@ def main(argv: list[str] | None = None) -> int:
           f"metrics={','.join(args.metrics)} configs={args.configs} runs={args.runs} warmup={args.warmup} "
           f"mode={'cold' if args.cold else 'warm'} history={'on' if args.history else 'off'}; "
           f"{os.cpu_count()} CPUs; Python {sys.version.split()[0]}, DuckDB {_duckdb_version()}", file=sys.stderr)
+    print("ARX: off (--no-arx)" if args.no_arx else
+          f"ARX: {ARX_BENCH} (java {shutil.which('java')}) warm-ups={args.arx_warmups} runs={args.arx_runs} "
+          f"order={args.order}", file=sys.stderr)
     started = time.perf_counter()
     with postgres_database("postgres" in args.engines) as pg, duckdb_file(args.duckdb_source) as dk:
         rows = run_all(args, pg, dk)
@@ -692,13 +881,19 @@ def main(argv: list[str] | None = None) -> int:
     print()
     for key in args.datasets:
         print(f"# {DATASETS[key].label} levels are in QI order: {', '.join(DATASETS[key].qis)}")
+    if not args.no_arx:
+        print(f"# ARX 3.9.2 ran side by side ({args.order}): per configuration, warm-ups {args.arx_warmups} and "
+              f"timed runs {args.arx_runs} in one JVM; x ARX = sqlanon median / ARX median")
+        print("# optimum vs ARX: same = ARX's levels, suppressed rows and score of the optimum equal sqlanon's (the "
+              "scores share one scale: ARX's Loss aggregate, DM* counts); tie = another optimum of the same score")
     print()
     print_table(rows, args.markdown)
+    print_ratio_means(rows)
     if args.json_out:
         ratios = duckdb_ratios(rows)
         args.json_out.write_text(json.dumps([{**r.to_dict(), "ratio_vs_duckdb": ratios.get(n)}
                                              for n, r in enumerate(rows)], indent=2), encoding="utf-8")
-    return 1 if any(r.error for r in rows) else 0
+    return 1 if any(r.error or (r.arx and r.arx.failed) for r in rows) else 0
 
 
 if __name__ == "__main__":
