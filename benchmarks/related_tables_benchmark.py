@@ -12,6 +12,9 @@ are taken side by side.
     .venv/bin/python benchmarks/related_tables_benchmark.py --scale-factor 0.01 --m 2,3,4 --n 0,1,2,3
     .venv/bin/python benchmarks/related_tables_benchmark.py --scale-factor 0.01 --strategy greedy_cut,only_cuts,all_cuts
     .venv/bin/python benchmarks/related_tables_benchmark.py --scale-factor 0.005,0.01,0.02
+    .venv/bin/python benchmarks/related_tables_benchmark.py --scale-factor 1 --duckdb-settings memory_limit=700MB
+    git worktree add /tmp/before 097dbec && \
+    .venv/bin/python benchmarks/related_tables_benchmark.py --baseline /tmp/before --runs 2   # before/after
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
+import os
 import shutil
 import statistics
 import subprocess
@@ -40,7 +44,8 @@ def worker(args: argparse.Namespace) -> None:
     from sqlanon.config import parse_config
 
     data = yaml.safe_load((REPO / "configs" / "tpch.yaml").read_text(encoding="utf-8"))
-    data["source"] = {"url": f"duckdb:///{args.database}"}
+    settings = f"?{args.duckdb_settings}" if getattr(args, "duckdb_settings", "") else ""
+    data["source"] = {"url": f"duckdb:///{args.database}{settings}"}
     data["privacy"] = {"k": args.k, "m": args.m, "n": args.n}
     data["search"] = {"strategy": args.strategy, "beam": args.beam, "max_cuts": args.max_cuts}
     data["output"] = {"table": "customer_trees", "if_exists": "replace"}
@@ -69,6 +74,11 @@ def main() -> None:
     parser.add_argument("--beam", type=int, default=2)
     parser.add_argument("--max-cuts", type=int, default=0, help="stop a search after this many cuts (0: never)")
     parser.add_argument("--runs", type=int, default=1)
+    parser.add_argument("--duckdb-settings", default="",
+                        help="DuckDB settings for the runs, as on a URL: memory_limit=700MB&threads=2")
+    parser.add_argument("--baseline", type=Path,
+                        help="another checkout of sqlanon (e.g. a git worktree of an older commit): each setting "
+                             "also runs with it, alternating with this one run by run")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--database", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -88,27 +98,36 @@ def main() -> None:
         for sf in dict.fromkeys(s[0] for s in settings):
             databases[sf] = Path(tmp) / f"tpch_{sf}.duckdb"
             generate(databases[sf], float(sf))
-        figures: dict[tuple, list[dict]] = {s: [] for s in settings}
+        versions = {"this": REPO} if args.baseline is None else {"baseline": args.baseline.resolve(), "this": REPO}
+        figures: dict[tuple, list[dict]] = {(*s, v): [] for s in settings for v in versions}
         for _ in range(args.runs):
             for sf, k, m, n, strategy in settings:
-                copy = Path(tmp) / "run.duckdb"
-                shutil.copyfile(databases[sf], copy)
-                out = subprocess.run(
-                    [sys.executable, __file__, "--worker", "--database", str(copy), "--k", str(k), "--m", str(m),
-                     "--n", str(n), "--strategy", strategy, "--beam", str(args.beam), "--max-cuts",
-                     str(args.max_cuts)], capture_output=True, text=True, check=True)
-                figures[(sf, k, m, n, strategy)].append(json.loads(out.stdout.strip().splitlines()[-1]))
-    print(f"{'SF':>6} {'k':>4} {'m':>2} {'n':>2} {'strategy':<11} {'records':>8} {'seconds':>9} {'RSS MB':>7} "
-          f"{'cuts':>6} {'passed':>6} {'SD':>4} {'RPD':>9} {'ML2':>7} {'dML2':>7} verified")
-    for (sf, k, m, n, strategy), runs in figures.items():
+                for version, checkout in versions.items():
+                    copy = Path(tmp) / "run.duckdb"
+                    shutil.copyfile(databases[sf], copy)
+                    # The worker of that checkout, importing that checkout's sqlanon.
+                    env = {**os.environ, "PYTHONPATH": str(checkout)}
+                    command = [sys.executable, str(checkout / "benchmarks" / Path(__file__).name), "--worker",
+                               "--database", str(copy), "--k", str(k), "--m", str(m), "--n", str(n),
+                               "--strategy", strategy, "--beam", str(args.beam), "--max-cuts", str(args.max_cuts)]
+                    if args.duckdb_settings:
+                        command += ["--duckdb-settings", args.duckdb_settings]
+                    out = subprocess.run(command, capture_output=True, text=True, env=env)
+                    if out.returncode != 0:
+                        sys.exit(f"{version} run failed ({' '.join(command)}):\n{out.stderr}")
+                    figures[(sf, k, m, n, strategy, version)].append(json.loads(out.stdout.strip().splitlines()[-1]))
+    print(f"{'SF':>6} {'k':>4} {'m':>2} {'n':>2} {'strategy':<11} {'version':<8} {'records':>8} {'seconds':>9} "
+          f"{'RSS MB':>7} {'cuts':>6} {'passed':>6} {'SD':>4} {'RPD':>9} {'ML2':>7} {'dML2':>7} verified")
+    for (sf, k, m, n, strategy, version), runs in figures.items():
         seconds = statistics.median(r["seconds"] for r in runs)
         rss = max(r["rss_mb"] for r in runs)
         last = runs[-1]
+        head = f"{sf:>6} {k:>4} {m:>2} {n:>2} {strategy:<11} {version:<8}"
         if last.get("no_solution"):
-            print(f"{sf:>6} {k:>4} {m:>2} {n:>2} {strategy:<11} {'':>8} {seconds:9.2f} {rss:7.0f}  no solution")
+            print(f"{head} {'':>8} {seconds:9.2f} {rss:7.0f}  no solution")
             continue
         stop = "*" if last["stopped"] else " "
-        print(f"{sf:>6} {k:>4} {m:>2} {n:>2} {strategy:<11} {last['records']:>8} {seconds:9.2f} {rss:7.0f} "
+        print(f"{head} {last['records']:>8} {seconds:9.2f} {rss:7.0f} "
               f"{last['cuts']:>5}{stop} {last['passed']:>6} {last['disassociations']:>4} {last['rpd']:9.5f} "
               f"{last['ml2']:7.4f} {last['dml2']:7.4f} {last['verified']}")
     if args.runs > 1:

@@ -19,15 +19,17 @@ SUPPORT = 0.01
 
 def measure_ml2(adapter: EngineAdapter, session: Session, forest: Forest, released: str,
                 best: Evaluation) -> dict[str, float]:
-    cut_map = session.scratch("rbestmap")
-    adapter.drop_tables([cut_map])
+    cut_map, lifted = session.scratch("rbestmap"), session.scratch("rlifted")
+    adapter.drop_tables([cut_map, lifted])
     adapter.run(T + "create_cut_map.sql.j2", table=cut_map, ancestors=forest.ancestors, dgh=forest.dgh,
                 expanded=sorted(best.expanded))
     support = max(1, math.ceil(SUPPORT * forest.records))
-    total, kept, dtree = adapter.run(
-        T + "measure_ml2.sql.j2", source=forest.paths, released=released, ancestors=forest.ancestors,
-        dgh=forest.dgh, map=cut_map, heights=dict(enumerate(forest.heights)), levels=max(forest.heights),
-        support=support)[0]
+    context = {"lifted": lifted, "source": forest.paths, "released": released, "ancestors": forest.ancestors,
+               "dgh": forest.dgh, "map": cut_map, "heights": dict(enumerate(forest.heights)),
+               "levels": max(forest.heights), "support": support, "depth": forest.depth}
+    adapter.run(T + "measure_ml2.sql.j2", what="lift", **context)
+    total, kept, dtree = adapter.run(T + "measure_ml2.sql.j2", what="measure", **context)[0]
+    adapter.drop_tables([lifted])
     total, kept = int(total), int(kept)
     return {
         "ml2": 1.0 - kept / total if total else 0.0,

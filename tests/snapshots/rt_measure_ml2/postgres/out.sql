@@ -6,39 +6,32 @@
 -- source's frequent paths: 1/2 * mean over its nodes of (levels its label rose in the release) / (the class's
 -- levels above its values) + 1/2 * (its node pairs whose released labels, lifted to the path's level, are related
 -- in no released record) / (its node pairs); a path of one node has no pairs.
--- context: source (paths of value nodes), released (paths), ancestors, dgh, map (the release's cut map),
---          heights {cls: height}, levels (number of levels), support
--- returns: frequent source paths, of them also frequent in the release, sum of their dtree
-WITH levels AS (
-  SELECT g.i FROM generate_series(0, 3) AS g(i)
-), tops AS (
+-- Paths are read by position (at most `depth` nodes): their nodes lifted with a join per position, their
+-- prefixes and pairs enumerated, several times faster than unnesting and grouping them back.
+-- Two statements (`what`): 'lift' creates `lifted`, every path of both lifted to every level (a table, not a
+-- CTE read three times: the engine keeps a table within its memory limit, spilling as needed); 'measure'
+-- mines and measures it.
+-- context: what, lifted (table: released, i, rid, path), source (paths of value nodes), released (paths),
+--          ancestors, dgh, map (the release's cut map), heights {cls: height}, levels (number of levels),
+--          support, depth (the longest path's nodes)
+-- returns (measure): frequent source paths, of them also frequent in the release, sum of their dtree
+WITH tops AS (
   SELECT 0 AS cls, 3 AS height UNION ALL
   SELECT 1 AS cls, 4 AS height UNION ALL
   SELECT 2 AS cls, 2 AS height
-), lift AS (
-  -- each node at each level i: itself when at or above i (or its class's top), else its ancestor at level i
-  SELECT l.i, a.node, a.anc
-  FROM levels AS l
-  JOIN "sqlanon_0a1b2c3d_ranc" AS a ON TRUE
-  JOIN "sqlanon_0a1b2c3d_rdgh" AS d ON d.id = a.node
-  JOIN tops AS t ON t.cls = d.cls
-  WHERE a.anc_lvl = CASE WHEN a.node_lvl >= l.i THEN a.node_lvl WHEN l.i >= t.height - 1 THEN t.height - 1 ELSE l.i END
-), mined AS (
-  SELECT 0 AS released, l.i, p.rid, p.path, u.o, l.anc
-  FROM "sqlanon_0a1b2c3d_rp0" AS p CROSS JOIN LATERAL unnest(p.path) WITH ORDINALITY AS u(item, o)
-  JOIN lift AS l ON l.node = u.item
-  UNION ALL
-  SELECT 1, l.i, p.rid, p.path, u.o, l.anc
-  FROM "sqlanon_0a1b2c3d_rbest" AS p CROSS JOIN LATERAL unnest(p.path) WITH ORDINALITY AS u(item, o)
-  JOIN lift AS l ON l.node = u.item
 ), lifted AS (
-  SELECT released, i, rid, array_agg(anc ORDER BY o) AS path FROM mined GROUP BY released, i, rid, path
+  SELECT * FROM "sqlanon_0a1b2c3d_rlifted"
 ), frequent AS (
-  SELECT released, i, prefix, count(DISTINCT rid) AS records
-  FROM (SELECT DISTINCT released, i, rid, path[1:g.l] AS prefix
-        FROM lifted CROSS JOIN LATERAL generate_series(1, CAST(cardinality(path) AS INTEGER)) AS g(l)) AS pre
+  SELECT released, i, prefix, count(*) AS records  -- (released, i, rid, prefix) are distinct
+  FROM (SELECT DISTINCT released, i, rid, prefix FROM (
+          SELECT released, i, rid, path[1:1] AS prefix FROM lifted WHERE cardinality(path) >= 1
+          UNION ALL
+          SELECT released, i, rid, path[1:2] AS prefix FROM lifted WHERE cardinality(path) >= 2
+          UNION ALL
+          SELECT released, i, rid, path[1:3] AS prefix FROM lifted WHERE cardinality(path) >= 3
+        ) AS all_prefixes) AS pre
   GROUP BY released, i, prefix
-  HAVING count(DISTINCT rid) >= %s
+  HAVING count(*) >= %s
 ), source_frequent AS (
   SELECT i, prefix, row_number() OVER () AS fid FROM frequent WHERE released = 0
 ), image AS (
@@ -51,11 +44,15 @@ WITH levels AS (
   GROUP BY a.anc
 ), released_relations AS (
   -- the relations of the release's trees at each level i (its labels lifted as for mining)
-  SELECT DISTINCT l.i, u1.a, u2.b
-  FROM lifted AS l
-  CROSS JOIN LATERAL unnest(l.path) WITH ORDINALITY AS u1(a, i1)
-  CROSS JOIN LATERAL unnest(l.path) WITH ORDINALITY AS u2(b, i2)
-  WHERE l.released = 1 AND u1.i1 < u2.i2
+  SELECT DISTINCT i, a, b FROM (
+    SELECT i, path[1] AS a, path[2] AS b FROM lifted WHERE released = 1 AND cardinality(path) >= 2
+    UNION ALL
+    SELECT i, path[1] AS a, path[3] AS b FROM lifted WHERE released = 1 AND cardinality(path) >= 3
+    UNION ALL
+    SELECT i, path[2] AS a, path[3] AS b FROM lifted WHERE released = 1 AND cardinality(path) >= 3
+    UNION ALL
+    SELECT i, path[1] AS a, path[1] AS b FROM lifted WHERE FALSE
+  ) AS pairs
 ), nodes AS (
   SELECT f.fid, f.i, u.o, u.item,
          CASE WHEN im.gen_lvl > d.lvl THEN im.gen ELSE u.item END AS shown,

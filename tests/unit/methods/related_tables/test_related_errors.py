@@ -716,9 +716,12 @@ def _ml2(adapter: Any, released: dict[int, list[list[int]]]) -> tuple[int, int, 
     adapter.run(T + "create_cut_map.sql.j2", table="cutmap", ancestors="anc", dgh="dgh", expanded=[0, 1, 2, 5])
     _paths_table(adapter, "source", {1: [[4, 6]]})
     _paths_table(adapter, "released", released)
-    total, kept, dtree = adapter.run(T + "measure_ml2.sql.j2", source="source", released="released",
-                                     ancestors="anc", dgh="dgh", map="cutmap", heights={0: 4, 1: 2}, levels=4,
-                                     support=1)[0]
+    context = {"lifted": "lifted", "source": "source", "released": "released", "ancestors": "anc", "dgh": "dgh",
+               "map": "cutmap", "heights": {0: 4, 1: 2}, "levels": 4, "support": 1,
+               "depth": 2}  # the longest path: the source's
+    adapter.execute("DROP TABLE IF EXISTS lifted")
+    adapter.run(T + "measure_ml2.sql.j2", what="lift", **context)
+    total, kept, dtree = adapter.run(T + "measure_ml2.sql.j2", what="measure", **context)[0]
     return int(total), int(kept), float(dtree)
 
 
