@@ -370,10 +370,13 @@ def validate(config: Path, db: str | None, as_json: bool) -> None:
                        f"lattice of {info['lattice_size']} nodes (heights "
                        + ", ".join(f"{a}={h}" for a, h in info["hierarchy_heights"].items()) + ")")
             plan = info["search"]
-            if plan["runs"]:
+            if plan["runs"] and plan["estimated_memory_bytes"] is None:
+                click.echo(f"search: {plan['strategy']} over {plan['lattice_size']:,} nodes (state for the explored "
+                           f"nodes only)" + (f"; {plan['reason']}" if plan["reason"] else ""))
+            elif plan["runs"]:
                 click.echo(f"search: {plan['strategy']} over {plan['lattice_size']:,} nodes "
                            f"(at most {plan['max_lattice_nodes']:,}, ~{plan['estimated_memory_bytes'] >> 20:,} MB of "
-                           f"search state)")
+                           f"search state)" + (f"; {plan['reason']}" if plan["reason"] else ""))
             else:
                 click.echo(f"anonymize would refuse this lattice: {plan['refusal']}")
 

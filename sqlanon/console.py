@@ -71,11 +71,17 @@ PROGRESS_AFTER_SECONDS = 0.5
 
 
 class Progress:
-    """One self-overwriting line on stderr: nodes evaluated, lattice size, best metric so far, elapsed."""
+    """One self-overwriting line on stderr: nodes evaluated, lattice size, best metric so far, the proven lower
+    bound on the optimum where the search keeps one (``bound``), elapsed."""
 
     def __init__(self) -> None:
         self.shown = False
         self._last = 0.0
+        self._bound: float | None = None
+
+    def bound(self, value: float) -> None:
+        """The search's lower bound on the optimum improved (heuristic and budgeted searches)."""
+        self._bound = value
 
     def __call__(self, evaluated: int, size: int, best: float | None, elapsed: float) -> None:
         if elapsed < PROGRESS_AFTER_SECONDS or elapsed - self._last < 0.1:
@@ -83,7 +89,9 @@ class Progress:
         self._last = elapsed
         self.shown = True
         best_text = "-" if best is None else f"{best:.6g}"
-        click.echo(f"\r  nodes evaluated {evaluated}/{size}  best {best_text}  {elapsed:.1f}s ", err=True, nl=False)
+        bound_text = "" if self._bound is None else f"  bound {self._bound:.6g}"
+        click.echo(f"\r  nodes evaluated {evaluated}/{size:,}  best {best_text}{bound_text}  {elapsed:.1f}s ",
+                   err=True, nl=False)
 
     def end(self) -> None:
         if self.shown:

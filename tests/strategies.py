@@ -79,7 +79,7 @@ def null_path(name: str, like: list[str], join: int, height: int) -> list[str]:
 # -- generalization (tests/oracle.py) ------------------------------------------------------------------------
 
 QI_NAMES = ("qa", "qb", "qc", "qd", "qe")
-STRATEGY_NAMES = ("flash", "best_first")
+STRATEGY_NAMES = ("flash", "best_first", "top_down", "lightning")
 
 
 @st.composite
@@ -213,7 +213,7 @@ def text_case(qis: list[str], hierarchies: dict[str, dict[Any, list[str]]], rows
 
 QIS = ("qa", "qb")
 SENSITIVE_NAMES = ("sa", "sb")
-STRATEGIES = ("exhaustive", "flash", "best_first")
+STRATEGIES = ("exhaustive", "flash", "best_first", "top_down", "lightning")
 SEARCH_METRICS = ("loss", "dm_star")
 #: Model kinds of test 2 (t-closeness once per distance; delta-presence is a privacy-level model).
 KINDS = (

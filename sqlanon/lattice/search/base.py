@@ -13,6 +13,7 @@ from ...evaluation.evaluator import NodeEvaluator, NodeStats
 from ...metrics.base import InformationLossMetric, MetricContext
 from ..lattice import Lattice, Node, tie_key
 from ..tagging import SolutionSpace
+from .limits import SearchLimits
 
 #: Full ordering of candidate solutions: metric value, then lowest height, then lexicographic levels.
 SolutionKey = tuple[Fraction, int, Node]
@@ -35,6 +36,12 @@ class SearchResult:
     nodes_evaluated: int
     #: Nodes whose feasibility was decided (checked in SQL or tagged by inference).
     nodes_tagged: int
+    #: False when the search stopped on its budget or is a heuristic that did not prove its result.
+    optimal: bool = True
+    #: The best lower bound on the optimum the search can prove (the node's value when optimal).
+    lower_bound: Fraction | None = None
+    #: Why the search stopped early (its budget), if it did.
+    stopped: str | None = None
 
 
 @dataclass
@@ -50,7 +57,19 @@ class SearchProblem:
     #: With non-monotone privacy models: k-anonymity alone, a monotone necessary condition that a cheaper
     #: query checks (a node suppressing too many records for k alone also fails with the models added).
     core: SearchProblem | None = None
+    #: The search's budget (``search.budget``), checked before every new SQL check.
+    limits: SearchLimits | None = None
+    #: A lattice too large for per-node state (bitmask node sets, tags): only the explored nodes are kept,
+    #: and only the strategies written for it (``IMPLICIT_STRATEGIES``) may search it.
+    implicit: bool = False
     best: SolutionKey | None = None
+    #: The best lower bound on the optimum proven so far, where the strategy keeps one (for the progress line).
+    known_bound: Fraction | None = field(init=False, default=None)
+    #: Nodes whose value was compared with the incumbent, or found infeasible (``consider``).
+    resolved: set[Node] = field(init=False, default_factory=set)
+    #: The maximal checked nodes known infeasible with all their specializations (monotone models, or a
+    #: check's certain suppression above the limit): an antichain, so a lookup costs little.
+    blockers: list[Node] = field(init=False, default_factory=list)
     space: SolutionSpace = field(init=False)
     _bounds: dict[Node, Fraction] = field(init=False, default_factory=dict)
     #: Monotone metric: checked nodes by descending value (negated, for heapq) whose up-sets are not yet in
@@ -66,8 +85,10 @@ class SearchProblem:
 
     def __post_init__(self) -> None:
         self.space = SolutionSpace(self.lattice, self.monotone_criteria)
+        self._counted: SearchProblem = self
         if self.core is not None:
             self.core._bounds = self._bounds  # same lattice, metric and context: share the memo
+            self.core.limits, self.core.implicit, self.core._counted = self.limits, self.implicit, self
 
     @property
     def nodes_evaluated(self) -> int:
@@ -78,8 +99,17 @@ class SearchProblem:
 
     def evaluate(self, node: Node, for_metric: bool = True) -> NodeStats:
         fresh = node not in self.evaluator.cache
+        if fresh and self.limits is not None and self.limits.bounded:
+            self.limits.check(lambda: self._counted.nodes_evaluated)
         stats = self.evaluator.evaluate(node, for_metric)
-        self.space.set(node, stats.suppressed_records <= self.ctx.max_suppressed)
+        feasible = stats.suppressed_records <= self.ctx.max_suppressed
+        if not feasible and (self.monotone_criteria or stats.certain > self.ctx.max_suppressed):
+            self._block(node)
+        if self.implicit:
+            if self.progress is not None:
+                self.progress(self.evaluator.evaluated, self.best[0] if self.best else None)
+            return stats
+        self.space.set(node, feasible)
         if fresh and stats.suppressed_records and self.metric.needs_loss_weights and not self.evaluator.judged:
             bisect.insort(self._suppressing, (-stats.suppressed_records, self.lattice.index(node)))
         if fresh and self.metric.monotone:
@@ -90,6 +120,13 @@ class SearchProblem:
             self.progress(self.evaluator.evaluated, self.best[0] if self.best else None)
         return stats
 
+    def _block(self, node: Node) -> None:
+        """Add an infeasible node whose specializations are all infeasible to ``blockers``."""
+        if any(all(x <= y for x, y in zip(node, b, strict=True)) for b in self.blockers):
+            return
+        self.blockers = [b for b in self.blockers if not all(x <= y for x, y in zip(b, node, strict=True))]
+        self.blockers.append(node)
+
     @property
     def values_near_bounds(self) -> bool:
         """Whether a feasible node's value is its lower bound or follows from its check alone: nothing can
@@ -99,7 +136,7 @@ class SearchProblem:
 
     def is_feasible(self, node: Node) -> bool:
         """Feasibility, from a predictive tag when there is one, else from SQL."""
-        tag = self.space.tag(node)
+        tag = None if self.implicit else self.space.tag(node)
         if tag is not None:
             return tag
         return self.evaluate(node, for_metric=False).suppressed_records <= self.ctx.max_suppressed
@@ -174,12 +211,15 @@ class SearchProblem:
         query of the value itself (Loss's weights) is not run."""
         feasible = self.is_feasible(node)
         if not feasible:
+            self.resolved.add(node)
             return None
         value = self.metric.value_without_evaluation(node, self.ctx, True)
         if value is None:
             if self._beaten_by_check(node):
+                self.resolved.add(node)
                 return None
             value = self.metric.value(node, self.evaluate(node), self.ctx)
+        self.resolved.add(node)
         key = solution_key(value, node)
         if self.best is None or key < self.best:
             self.best = key

@@ -22,6 +22,7 @@ class ExhaustiveStrategy(SearchStrategy):
             )
         for node in problem.lattice.nodes():
             stats = problem.evaluate(node)  # no tagging shortcuts: every node is checked in SQL
+            problem.resolved.add(node)
             if stats.suppressed_records <= problem.ctx.max_suppressed:
                 key = solution_key(problem.metric.value(node, stats, problem.ctx), node)
                 if problem.best is None or key < problem.best:

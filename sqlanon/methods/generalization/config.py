@@ -17,8 +17,23 @@ class WhdConfig(_Strict):
     beta: float = Field(default=1.0, gt=0, allow_inf_nan=False)
 
 
+class BudgetConfig(_Strict):
+    """What a search may spend (``search.budget``): distinct nodes checked in SQL, and wall seconds. A search
+    that spends it keeps its best transformation, marked not proven optimal, with a lower bound."""
+
+    nodes: int | None = Field(default=None, ge=1)
+    seconds: float | None = Field(default=None, gt=0, allow_inf_nan=False)
+
+
+#: The budget of ``strategy: auto`` when it falls back on the heuristic and none is set (ARX's default time
+#: limit for its heuristic search is 30 seconds as well).
+AUTO_HEURISTIC_SECONDS = 30.0
+
+
 class SearchConfig(_Strict):
-    strategy: Literal["flash", "best_first", "exhaustive"] = "flash"
+    #: ``auto``: flash when the lattice fits (``max_lattice_nodes``) and no budget is set, else top_down.
+    strategy: Literal["auto", "flash", "best_first", "exhaustive", "top_down", "lightning"] = "auto"
+    budget: BudgetConfig = BudgetConfig()
     metric: Literal["loss", "dm_star", "wil", "precision", "height", "aecs", "whd"] = "loss"
     #: The WHD's weights, for ``metric: whd`` and for the ``whd`` value every run reports.
     whd: WhdConfig = WhdConfig()

@@ -16,7 +16,7 @@ from ...evaluation.evaluator import NodeStats
 from ...faults import fault_pause
 from ...lattice import Node
 from ...lattice.budget import LatticeBudget, lattice_budget
-from ...lattice.search import STRATEGIES, SearchProblem
+from ...lattice.search import IMPLICIT_STRATEGIES, STRATEGIES, SearchLimits, SearchProblem, SearchResult, run_search
 from ...lattice.search.exhaustive import ExhaustiveStrategy
 from ...metrics import METRICS, InformationLossMetric
 from ...metrics.whd import WhdMetric
@@ -25,7 +25,7 @@ from ..base import AnonymizationMethod, Outcome, ProgressCallback, Records, Rele
 from ..modification import Modification
 from . import explaining
 from . import report as sections
-from .config import GeneralizationConfig
+from .config import AUTO_HEURISTIC_SECONDS, GeneralizationConfig
 from .preparation import Preparation, PreparedData
 
 
@@ -43,6 +43,9 @@ class GeneralizationMethod(AnonymizationMethod):
     node: Node
     stats: NodeStats
     strategy: str
+    #: Why this strategy (``strategy: auto`` says which it took and why; empty for a configured one).
+    strategy_reason: str = ""
+    found: SearchResult | None = None
 
     @property
     def config(self) -> GeneralizationConfig:
@@ -77,22 +80,35 @@ class GeneralizationMethod(AnonymizationMethod):
                 fault_pending[0] = False
                 fault_pause("SQLANON_FAULT_PAUSE_IN_SEARCH")
             if progress is not None:
+                bound = self.problem.known_bound
+                if bound is not None and hasattr(progress, "bound"):
+                    progress.bound(metric.display(bound, data.ctx))
                 progress(evaluated, data.lattice.size,
                          None if best is None else metric.display(best, data.ctx), time.perf_counter() - started)
 
+        strategy, self.strategy_reason = self._choose_strategy()
+        budget = cfg.search.budget
+        seconds = budget.seconds
+        if cfg.search.strategy == "auto" and strategy == "top_down" and seconds is None and budget.nodes is None:
+            seconds = AUTO_HEURISTIC_SECONDS
+            self.strategy_reason += f"; no search.budget is set, so it stops after {seconds:g} seconds"
         self.problem = SearchProblem(data.lattice, self.evaluator, metric, data.ctx, monotone_criteria=self._monotone,
-                                     progress=tick, core=self._core())
+                                     progress=tick, core=self._core(), limits=SearchLimits(budget.nodes, seconds),
+                                     implicit=strategy in IMPLICIT_STRATEGIES)
         # The rows each node query scans, for its session settings; unknown where a population's frequency set
         # (delta-presence) is joined by every query, as its size is not counted.
         scanned = data.fset.distinct if data.fset.population is None else None
         with self.evaluator.tuning.node_query_settings(self.adapter, scanned, self.evaluator.judged):
             node = self._apply_transformation(plan, on_violation) if plan is not None else None
-            self.strategy = "fixed" if node is not None else cfg.search.strategy
-            if node is None:
-                try:
-                    self._budget().require()  # before anything whose size grows with the lattice
-                except ConfigError as exc:
-                    raise self.session.named(exc) from None
+            self.strategy = "fixed" if node is not None else strategy
+            if node is not None:
+                self.strategy_reason = ""
+            else:
+                if self.strategy not in IMPLICIT_STRATEGIES:
+                    try:
+                        self._budget().require()  # before anything whose size grows with the lattice
+                    except ConfigError as exc:
+                        raise self.session.named(exc) from None
                 node = self._search()
             self.node = node
             self.stats = self.evaluator.evaluate_full(node)
@@ -118,13 +134,34 @@ class GeneralizationMethod(AnonymizationMethod):
         return lattice_budget(self.config.quasi_identifiers, self.data.lattice.max_levels,
                               self.config.search.max_lattice_nodes)
 
+    def _choose_strategy(self) -> tuple[str, str]:
+        """The configured strategy, or for ``auto`` the one it takes and why."""
+        cfg = self.config
+        if cfg.search.strategy != "auto":
+            return cfg.search.strategy, ""
+        budget, size = self._budget(), self.data.lattice.size
+        if not budget.fits:
+            why = (f"more than search.max_lattice_nodes ({budget.limit:,})" if size > budget.limit
+                   else "more than half of this machine's memory would hold")
+            return "top_down", f"auto: top_down, a heuristic, as the lattice of {size:,} nodes is {why}"
+        if cfg.search.budget.nodes is not None or cfg.search.budget.seconds is not None:
+            return "top_down", ("auto: top_down, as a search.budget is set (it keeps its best transformation "
+                                "and a lower bound whenever it stops)")
+        return "flash", f"auto: flash, the optimal search, as the lattice of {size:,} nodes fits"
+
     def _search(self) -> Node:
         cfg, data = self.config, self.data
-        if cfg.search.strategy == "exhaustive":
+        if self.strategy == "exhaustive":
             strategy = ExhaustiveStrategy(cfg.search.max_exhaustive_nodes, cfg.search.force)
         else:
-            strategy = STRATEGIES[cfg.search.strategy]()
-        found = strategy.search(self.problem)
+            strategy = STRATEGIES[self.strategy]()
+        self.problem.limits.started = time.perf_counter()  # type: ignore[union-attr]
+        self.found = found = run_search(strategy, self.problem)
+        if found.node is None and found.stopped is not None:
+            raise NoSolutionError(
+                f"the search stopped because {found.stopped} before any transformation was found feasible "
+                f"({found.nodes_evaluated} nodes evaluated); raise search.budget or use strategy top_down, which "
+                f"checks the most general transformation first")
         if found.node is None:
             models = ", ".join(c.kind for c in self.criteria)
             raise NoSolutionError(
@@ -253,6 +290,7 @@ class GeneralizationMethod(AnonymizationMethod):
                 "transformation": self.plan(),
                 "metric": cfg.search.metric,
                 "strategy": self.strategy,
+                **self._proof(),
                 "nodes_evaluated": self.problem.nodes_evaluated,
                 "lattice_size": data.lattice.size,
                 "full_lattice_size": data.lattice.full_size,
@@ -260,6 +298,21 @@ class GeneralizationMethod(AnonymizationMethod):
                 "modification_rate_by_attribute": modification.by_attribute,
             },
         )
+
+    def _proof(self) -> dict[str, Any]:
+        """Whether the transformation is proven optimal, and if not, the lower bound on the optimum the search
+        proved and the gap to it (relative to the transformation's value), and why the search stopped."""
+        found, ctx, metric = self.found, self.data.ctx, self.metric
+        if found is None:  # a plan re-applied: nothing was searched
+            return {"optimal": None, "lower_bound": None, "optimality_gap": None, "stopped": None,
+                    "strategy_reason": self.strategy_reason}
+        value = metric.display(found.value, ctx) if found.value is not None else None
+        bound = metric.display(found.lower_bound, ctx) if found.lower_bound is not None else None
+        gap = None
+        if value is not None and bound is not None:
+            gap = 0.0 if found.optimal else ((value - bound) / value if value else 0.0)
+        return {"optimal": found.optimal, "lower_bound": bound, "optimality_gap": gap, "stopped": found.stopped,
+                "strategy_reason": self.strategy_reason}
 
     def modification(self) -> Modification:
         """The modification rate of the chosen node (seed 002), measured once by one statement over the frequency
@@ -313,10 +366,13 @@ class GeneralizationMethod(AnonymizationMethod):
     def _search_plan(self) -> dict[str, Any]:
         """What ``anonymize`` would do with this lattice: its strategy, or why it would refuse."""
         cfg, budget = self.config, self._budget()
-        plan = {"strategy": cfg.search.strategy, "lattice_size": budget.size,
-                "max_lattice_nodes": budget.limit, "estimated_memory_bytes": budget.estimated_bytes,
-                "runs": budget.fits, "refusal": budget.message or None}
-        if (budget.fits and cfg.search.strategy == "exhaustive" and budget.size > cfg.search.max_exhaustive_nodes
+        strategy, reason = self._choose_strategy()
+        implicit = strategy in IMPLICIT_STRATEGIES
+        plan = {"strategy": strategy, "reason": reason or None, "lattice_size": budget.size,
+                "max_lattice_nodes": budget.limit,
+                "estimated_memory_bytes": None if implicit else budget.estimated_bytes,
+                "runs": budget.fits or implicit, "refusal": None if implicit else (budget.message or None)}
+        if (budget.fits and strategy == "exhaustive" and budget.size > cfg.search.max_exhaustive_nodes
                 and not cfg.search.force):
             plan["runs"] = False
             plan["refusal"] = (f"search.strategy: exhaustive search of {budget.size} nodes exceeds "
@@ -336,6 +392,17 @@ class GeneralizationMethod(AnonymizationMethod):
             f"  suppressed rows: {result.suppressed_rows} ({result.suppressed_rows_mode})"
             + (f"; removed for NULL (basic match): {result.removed_for_null}" if result.removed_for_null else ""),
             "  metrics: " + ", ".join(f"{k}={v:.6g}" for k, v in result.metrics.items()),
-            f"  nodes evaluated: {result.nodes_evaluated} of {result.lattice_size} ({result.statements} SQL "
+            f"  nodes evaluated: {result.nodes_evaluated} of {result.lattice_size:,} ({result.statements} SQL "
             f"statements)",
+            *cls._proof_lines(result),
         ]
+
+    @staticmethod
+    def _proof_lines(result: Any) -> list[str]:
+        lines = [f"  {result.strategy_reason}"] if result.strategy_reason else []
+        if result.optimal is False:
+            bound = "unknown" if result.lower_bound is None else f"{result.lower_bound:.6g}"
+            gap = "" if result.optimality_gap is None else f", gap at most {result.optimality_gap:.2%}"
+            why = f": the search stopped because {result.stopped}" if result.stopped else ""
+            lines.append(f"  NOT PROVEN OPTIMAL{why}; the optimum is at least {bound}{gap}")
+        return lines

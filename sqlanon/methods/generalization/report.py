@@ -75,7 +75,12 @@ def search(problem: SearchProblem, data: PreparedData, node: Node, qis: list[str
         ("optimum", "feasible", "infeasible", "inferred_feasible", "inferred_infeasible", "pruned"), 0
     )
     nodes: list[dict[str, Any]] | None = [] if lattice.size <= MAX_NODES_IN_REPORT else None
-    for candidate in lattice.nodes():
+    # A search of the implicit lattice (top_down, lightning) tags nothing: its unchecked nodes count as pruned,
+    # and only its checked nodes are listed (the lattice may have trillions).
+    listed = lattice.nodes() if not problem.implicit else sorted({node, *evaluated, *k_only})
+    if problem.implicit:
+        counts["pruned"] = lattice.size - len(listed)
+    for candidate in listed:
         stats = evaluated.get(candidate)
         if candidate == node:
             state = "optimum"

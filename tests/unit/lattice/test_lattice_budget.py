@@ -1,6 +1,7 @@
-"""No input may make sqlanon exhaust memory: lattices the searches cannot hold are refused before any search.
+"""No input may make sqlanon exhaust memory: lattices the optimal searches cannot hold are refused before any
+search, and ``strategy: auto`` (the default) takes the heuristic there instead.
 
-The searches keep state for every lattice node (``sqlanon/lattice/budget.py``); a table with 24
+The optimal searches keep state for every lattice node (``sqlanon/lattice/budget.py``); a table with 24
 quasi-identifiers (a lattice of 4.9e13 nodes, like creditcard_int) grew to 24 GB and was killed by the kernel.
 """
 
@@ -33,7 +34,7 @@ def wide(engine: Engine) -> Engine:
 
 
 def test_a_huge_lattice_is_refused_quickly_and_without_memory(wide: Engine, tmp_path: Path) -> None:
-    path = write_config(tmp_path / "c.yaml", wide_config(wide.url, 24))  # 4^24 = 2.8e14 nodes
+    path = write_config(tmp_path / "c.yaml", wide_config(wide.url, 24, strategy="flash"))  # 4^24 = 2.8e14 nodes
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     started = time.perf_counter()
     result = invoke("anonymize", path)
@@ -48,18 +49,41 @@ def test_a_huge_lattice_is_refused_quickly_and_without_memory(wide: Engine, tmp_
 
 
 def test_validate_reports_the_lattice_and_what_the_search_will_do(wide: Engine, tmp_path: Path) -> None:
-    big = invoke("validate", write_config(tmp_path / "big.yaml", wide_config(wide.url, 24)), "--json")
+    big = invoke("validate", write_config(tmp_path / "big.yaml", wide_config(wide.url, 24, strategy="flash")), "--json")
     assert big.exit_code == 0, big.output
     plan = json.loads(big.stdout)["search"]
     assert plan["runs"] is False and plan["lattice_size"] == 4 ** 24 and "max_lattice_nodes" in plan["refusal"]
-    text = invoke("validate", write_config(tmp_path / "big2.yaml", wide_config(wide.url, 24)))
+    text = invoke("validate", write_config(tmp_path / "big2.yaml", wide_config(wide.url, 24, strategy="flash")))
     assert "anonymize would refuse this lattice" in text.stdout
     small = invoke("validate", write_config(tmp_path / "small.yaml", wide_config(wide.url, 3)))
     assert small.exit_code == 0 and "search: flash over 64 nodes" in small.stdout
+    assert "auto: flash, the optimal search, as the lattice of 64 nodes fits" in small.stdout
+    auto = invoke("validate", write_config(tmp_path / "auto.yaml", wide_config(wide.url, 24)), "--json")
+    plan = json.loads(auto.stdout)["search"]
+    assert plan["runs"] is True and plan["strategy"] == "top_down" and plan["refusal"] is None
+    assert "is more than search.max_lattice_nodes (1,000,000)" in plan["reason"]
+
+
+def test_auto_searches_a_huge_lattice_with_the_heuristic_within_its_budget(wide: Engine, tmp_path: Path) -> None:
+    """The default strategy on 2.8e14 nodes: top_down, which keeps state for the explored nodes only, stops on
+    its budget, and says so (not proven optimal, with a lower bound no higher than its value)."""
+    path = write_config(tmp_path / "c.yaml", wide_config(wide.url, 24, budget={"nodes": 60}))
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    result = invoke("anonymize", path, "--json")
+    assert result.exit_code == 0, result.output
+    assert (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) / 1024 < 500
+    out = json.loads(result.stdout)
+    assert out["strategy"] == "top_down" and out["nodes_evaluated"] <= 60
+    assert out["strategy_reason"].startswith("auto: top_down, a heuristic, as the lattice of 281,474,976,710,656")
+    assert out["optimal"] is False and out["stopped"] == "its budget of 60 checked nodes was spent"
+    assert 0 <= out["lower_bound"] <= out["metrics"]["loss"] and 0 < out["optimality_gap"] <= 1
+    assert out["verified"] is True and "wide_out" in wide.tables()
+    text = invoke("anonymize", path, "--dry-run")
+    assert "NOT PROVEN OPTIMAL: the search stopped because its budget of 60 checked nodes was spent" in text.stdout
 
 
 def test_the_limit_is_a_setting_and_max_level_caps_bring_a_lattice_within_it(wide: Engine, tmp_path: Path) -> None:
-    data = wide_config(wide.url, 3, max_lattice_nodes=63)
+    data = wide_config(wide.url, 3, max_lattice_nodes=63, strategy="flash")
     expect = invoke("anonymize", write_config(tmp_path / "a.yaml", data))
     assert expect.exit_code == 2 and "more than search.max_lattice_nodes (63)" in expect.stderr
     assert "max_level" in expect.stderr
