@@ -110,7 +110,7 @@ class RunRecorder:
             "suppressed_rows": result.suppressed_rows, "transformation_json": _json(result.plan),
             "metric": result.details.get("metric"), "metrics_json": _json(result.metrics),
             "nodes_evaluated": result.details.get("nodes_evaluated"),
-            "lattice_size": result.details.get("lattice_size"), "details_json": _json(result.details),
+            "lattice_size": _bigint(result.details.get("lattice_size")), "details_json": _json(result.details),
             "verified": result.verified, "verification_json": _json(result.verification),
             "report_json": _json(report), "source_table": result.source_table,
             "output_table": result.output_table,
@@ -228,3 +228,9 @@ def get_run(adapter: EngineAdapter, schema: str, run_id: str, nodes: bool = Fals
                                                      run_id=run["run_id"])
         ]
     return run
+
+
+def _bigint(value: int | None) -> int | None:
+    """A count for a BIGINT column, None beyond it: the heuristics search lattices of more than 2^63 nodes (40
+    quasi-identifiers of height 4), whose size stays exact in ``details_json``."""
+    return value if value is None or value < 1 << 63 else None

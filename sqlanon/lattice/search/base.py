@@ -103,7 +103,7 @@ class SearchProblem:
             self.limits.check(lambda: self._counted.nodes_evaluated)
         stats = self.evaluator.evaluate(node, for_metric)
         feasible = stats.suppressed_records <= self.ctx.max_suppressed
-        if not feasible and (self.monotone_criteria or stats.certain > self.ctx.max_suppressed):
+        if not feasible and self._bounds_kept and (self.monotone_criteria or stats.certain > self.ctx.max_suppressed):
             self._block(node)
         if self.implicit:
             if self.progress is not None:
@@ -119,6 +119,13 @@ class SearchProblem:
         if self.progress is not None:
             self.progress(self.evaluator.evaluated, self.best[0] if self.best else None)
         return stats
+
+    @property
+    def _bounds_kept(self) -> bool:
+        """Whether ``blockers`` are kept: for the searches of the implicit lattice, which read them, and for a
+        budgeted search, whose lower bound reads them if it stops (``run.py``). Flash without a budget has its
+        tags, and the antichain would cost it a noticeable share of a small run."""
+        return self.implicit or (self.limits is not None and self.limits.bounded)
 
     def _block(self, node: Node) -> None:
         """Add an infeasible node whose specializations are all infeasible to ``blockers``."""

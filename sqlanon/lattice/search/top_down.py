@@ -31,6 +31,7 @@ class TopDownStrategy(SearchStrategy):
 
     def search(self, problem: SearchProblem) -> SearchResult:
         frontier = Frontier(problem)
+        problem.known_bound = frontier.lower_bound()  # the bottom's bound, raised by the branch and bound
         try:
             problem.consider(problem.lattice.top)
             if problem.best is not None:

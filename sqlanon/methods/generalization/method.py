@@ -340,7 +340,7 @@ class GeneralizationMethod(AnonymizationMethod):
                         class_info: dict[str, Any] | None) -> dict[str, Any]:
         cfg = self.config
         search_info = {**self._search_section(), "strategy": self.strategy, "seconds": result.seconds,
-                       "statements": result.statements}
+                       "statements": result.statements, **self._proof()}
         return {
             "transformation": result.transformation,
             "metric": cfg.search.metric,

@@ -78,7 +78,11 @@ def test_auto_searches_a_huge_lattice_with_the_heuristic_within_its_budget(wide:
     assert out["optimal"] is False and out["stopped"] == "its budget of 60 checked nodes was spent"
     assert 0 <= out["lower_bound"] <= out["metrics"]["loss"] and 0 < out["optimality_gap"] <= 1
     assert out["verified"] is True and "wide_out" in wide.tables()
-    text = invoke("anonymize", path, "--dry-run")
+    report = tmp_path / "report.html"
+    text = invoke("anonymize", path, "--dry-run", "--report", str(report))
+    html = report.read_text(encoding="utf-8")
+    assert "Not proven optimal</b>: the search stopped because its budget of 60 checked nodes was spent" in html
+    assert "or never explored" in html
     assert "NOT PROVEN OPTIMAL: the search stopped because its budget of 60 checked nodes was spent" in text.stdout
 
 
