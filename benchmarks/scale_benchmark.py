@@ -10,6 +10,9 @@ as in production); the script prints wall seconds (median, min, max over --runs)
 
 The generated tables are kept in --workdir (default /tmp/sqlanon-scale) and reused when the row count and
 seed match; PostgreSQL is SQLANON_BENCH_POSTGRES_URL or a throwaway embedded server.
+
+With ``--phases`` one more run per engine (not among the timed ones) charges the SQL time of each statement to
+its template (``profile_run.by_template``): where the time of an end-to-end run goes.
 """
 
 from __future__ import annotations
@@ -75,6 +78,24 @@ def run_once(config_path: Path) -> dict:
     return result
 
 
+def phases(config_path: Path) -> None:
+    """One run in this process, its SQL time charged to templates; prints the phases, largest first."""
+    import profile_run
+
+    import sqlanon
+
+    timers = profile_run.Timers()
+    profile_run.by_template(timers)
+    started = time.perf_counter()
+    result = sqlanon.anonymize(config_path)
+    wall = time.perf_counter() - started
+    sql = sum(timers.statements.values())
+    print(f"  phases of one run: {wall:.2f} s wall, {sql:.2f} s in SQL ({result.statements} statements)")
+    for label, seconds in sorted(timers.statements.items(), key=lambda kv: -kv[1])[:12]:
+        print(f"    {seconds:8.2f} s  {timers.statement_counts[label]:5d} x  {label}")
+    print(f"    {wall - sql:8.2f} s         outside SQL (Python, connections, hierarchy files)")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rows", type=int, default=10_000_000)
@@ -84,7 +105,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workdir", type=Path, default=Path("/tmp/sqlanon-scale"))
     parser.add_argument("--duckdb-settings", default="memory_limit=300MB",
                         help="DuckDB settings as URL query parameters (k=v,k=v); bounds the process's memory")
+    parser.add_argument("--phases", action="store_true", help="one more run per engine: SQL time per template")
+    parser.add_argument("--phases-of", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.phases_of:
+        phases(args.phases_of)
+        return 0
     args.workdir.mkdir(parents=True, exist_ok=True)
     table = f"adult_{args.rows}_s{args.seed}"
     rows_out = []
@@ -117,6 +143,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  {engine} run {i + 1}: {result['_seconds']:.2f} s, peak RSS {result['_rss_mb']:.0f} MB, "
                   f"{result['nodes_evaluated']} nodes, levels {list(result['transformation'].values())}",
                   file=sys.stderr)
+        if args.phases:
+            subprocess.run([sys.executable, __file__, "--phases-of", str(config_path)], check=True)
         seconds = [r["_seconds"] for r in results]
         rows_out.append((engine, args.rows, statistics.median(seconds), min(seconds), max(seconds),
                          max(r["_rss_mb"] for r in results), results[0]["nodes_evaluated"],

@@ -52,9 +52,14 @@ def anonymize(config: Path, db: str | None, dry_run: bool, reports: tuple[Path, 
     The run is recorded in the database's run history (schema `sqlanon`; see
     `sqlanon runs list`), unless the config sets history.enabled: false.
 
+    A lattice too large for the optimal search (search.max_lattice_nodes) is
+    searched by the top_down heuristic (search.strategy: auto); a search that
+    spends its search.budget says "NOT PROVEN OPTIMAL" with a lower bound.
+
     \b
     Examples:
       sqlanon anonymize configs/patients.yaml
+      sqlanon anonymize configs/wellbeing.yaml     # 129 million nodes, a budget
       sqlanon anonymize configs/patients.yaml --report run.html --report run.json
       sqlanon anonymize adult.yaml --db postgresql+psycopg://me@db/warehouse --json
       sqlanon anonymize adult.yaml --dry-run --save-transformation adult-transformation.json

@@ -159,3 +159,24 @@ def test_csv_source_file_not_found(tmp_path: Path) -> None:
     data = base_config("duckdb:///:memory:")
     data["source"] = {"csv": "data/missing.csv"}
     expect_error(["anonymize", config_file(tmp_path, data)], 2, "source.csv", "missing.csv", "not found")
+
+
+@pytest.mark.parametrize(("budget", "key", "value"), [
+    ({"nodes": 0}, "search.budget.nodes", "(value: 0)"),
+    ({"seconds": -1}, "search.budget.seconds", "(value: -1)"),
+    ({"seconds": "soon"}, "search.budget.seconds", "(value: 'soon')"),
+    ({"checks": 5}, "search.budget.checks: unknown key", "(value: 5)"),
+])
+def test_a_bad_search_budget_names_the_file_key_and_value(db: Engine, tmp_path: Path, budget: dict, key: str,
+                                                          value: str) -> None:
+    data = base_config(db.url)
+    data["search"] = {"budget": budget}
+    path = config_file(tmp_path, data)
+    expect_error(["anonymize", path], 2, str(path), key, value)
+
+
+def test_an_unknown_strategy_lists_the_known_ones(db: Engine, tmp_path: Path) -> None:
+    data = base_config(db.url)
+    data["search"] = {"strategy": "genetic"}
+    expect_error(["validate", config_file(tmp_path, data)], 2, "search.strategy", "'auto'", "'top_down'",
+                 "'lightning'", "(value: 'genetic')")
