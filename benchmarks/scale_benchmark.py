@@ -11,6 +11,10 @@ as in production); the script prints wall seconds (median, min, max over --runs)
 The generated tables are kept in --workdir (default /tmp/sqlanon-scale) and reused when the row count and
 seed match; PostgreSQL is SQLANON_BENCH_POSTGRES_URL or a throwaway embedded server.
 
+With ``--baseline DIR`` (another checkout, e.g. a ``git worktree`` of an older commit) every run of this checkout
+is preceded by one of that checkout's sqlanon on the same table (``PYTHONPATH=DIR``), for before/after figures
+taken side by side.
+
 With ``--phases`` one more run per engine (not among the timed ones) charges the SQL time of each statement to
 its template (``profile_run.by_template``): where the time of an end-to-end run goes.
 """
@@ -57,14 +61,17 @@ def generate(db: str, table: str, rows: int, seed: int) -> None:
                     "--rows", str(rows), "--seed", str(seed)], check=True)
 
 
-def run_once(config_path: Path) -> dict:
-    """One fresh process; returns its JSON result plus wall seconds and its own peak RSS in MB (wait4)."""
+def run_once(config_path: Path, baseline: Path | None = None) -> dict:
+    """One fresh process (of ``baseline``'s sqlanon when given); returns its JSON result plus wall seconds and
+    its own peak RSS in MB (wait4)."""
     import tempfile
+
+    env = None if baseline is None else {**os.environ, "PYTHONPATH": str(baseline)}
 
     with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
         started = time.perf_counter()
         proc = subprocess.Popen([*sqlanon_command(), "anonymize", str(config_path), "--json", "--quiet"],
-                                stdout=out, stderr=err, text=True)
+                                stdout=out, stderr=err, text=True, env=env)
         _, status, usage = os.wait4(proc.pid, 0)
         seconds = time.perf_counter() - started
         proc.returncode = os.waitstatus_to_exitcode(status)
@@ -106,6 +113,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--duckdb-settings", default="memory_limit=300MB",
                         help="DuckDB settings as URL query parameters (k=v,k=v); bounds the process's memory")
     parser.add_argument("--phases", action="store_true", help="one more run per engine: SQL time per template")
+    parser.add_argument("--baseline", type=Path, help="another checkout whose sqlanon runs before each run of this one")
     parser.add_argument("--phases-of", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.phases_of:
@@ -136,19 +144,24 @@ def main(argv: list[str] | None = None) -> int:
             raise SystemExit(f"--engines: unknown engine {engine!r} (duckdb, postgres)")
         config_path = args.workdir / f"{table}_{engine}.yaml"
         config_path.write_text(yaml.safe_dump(config(url, table), sort_keys=False), encoding="utf-8")
-        results = []
+        versions = [("this", None)] if args.baseline is None else [("baseline", args.baseline.resolve()),
+                                                                    ("this", None)]
+        results: dict[str, list[dict]] = {name: [] for name, _ in versions}
         for i in range(args.runs):
-            result = run_once(config_path)
-            results.append(result)
-            print(f"  {engine} run {i + 1}: {result['_seconds']:.2f} s, peak RSS {result['_rss_mb']:.0f} MB, "
-                  f"{result['nodes_evaluated']} nodes, levels {list(result['transformation'].values())}",
-                  file=sys.stderr)
+            for name, checkout in versions:
+                result = run_once(config_path, checkout)
+                results[name].append(result)
+                print(f"  {engine} {name} run {i + 1}: {result['_seconds']:.2f} s, peak RSS {result['_rss_mb']:.0f} "
+                      f"MB, {result['nodes_evaluated']} nodes, levels {list(result['transformation'].values())}",
+                      file=sys.stderr)
         if args.phases:
             subprocess.run([sys.executable, __file__, "--phases-of", str(config_path)], check=True)
-        seconds = [r["_seconds"] for r in results]
-        rows_out.append((engine, args.rows, statistics.median(seconds), min(seconds), max(seconds),
-                         max(r["_rss_mb"] for r in results), results[0]["nodes_evaluated"],
-                         results[0]["statements"], results[0]["transformation"], results[0]["suppressed_rows"]))
+        for name, runs in results.items():
+            seconds = [r["_seconds"] for r in runs]
+            label = engine if args.baseline is None else f"{engine} ({name})"
+            rows_out.append((label, args.rows, statistics.median(seconds), min(seconds), max(seconds),
+                             max(r["_rss_mb"] for r in runs), runs[0]["nodes_evaluated"], runs[0]["statements"],
+                             runs[0]["transformation"], runs[0]["suppressed_rows"]))
     if pg is not None:
         pg.close()
     print("\n| engine | rows | seconds median | min | max | peak RSS MB | nodes | statements | levels | suppressed |")

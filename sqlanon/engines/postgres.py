@@ -47,6 +47,8 @@ AGGREGATE_WORK_MEM = "64MB"
 class PostgresAdapter(EngineAdapter):
     name = "postgres"
     PLACEHOLDER = "%s"
+    GROUPS_BEFORE_LOOKUPS = True
+    UNGROUPABLE_TYPES = frozenset({"json", "xml", "point", "line", "lseg", "box", "path", "polygon", "circle"})
 
     def __init__(self, conninfo: str, display_url: str) -> None:
         super().__init__(conninfo, display_url)

@@ -60,6 +60,18 @@ def write_output(
     publish(adapter, tuple(target), replace, seed, template, context)
 
 
+def shuffle_salt(seed: float | None) -> int:
+    """The salt of ``shuffle_key`` (``sql/common/macros/shuffle.sql.j2``): secret and new for every run, or
+    derived from ``output.seed``, so that the same seed gives the same order. A BIGINT.
+
+    >>> shuffle_salt(0.25) == shuffle_salt(0.25) != shuffle_salt(-0.5)
+    True
+    """
+    if seed is None:
+        return secrets.randbits(62)
+    return int.from_bytes(hashlib.sha256(repr(float(seed)).encode("ascii")).digest()[:8], "big") >> 2
+
+
 def publication_strategy(adapter: EngineAdapter) -> str:
     """The strongest strategy the engine's flags allow (the module's docstring). Transactional DDL needs
     transactions too: an adapter that claims the one without the other gets the strategy after it."""

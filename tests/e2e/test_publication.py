@@ -133,8 +133,10 @@ def test_create_or_replace_keeps_the_old_table(duckdb_engine: Engine, tmp_path: 
         original = ReplacingDuckDB._execute
 
         def failing(self: DuckDBAdapter, sql: str, params: Any) -> Any:
-            if "CREATE OR REPLACE" in sql:
-                sql = sql.replace("ORDER BY random()", "ORDER BY random() + CAST(error('disk full') AS DOUBLE)")
+            if "CREATE OR REPLACE" in sql:  # each repeated row fails (write_kinds.sql.j2)
+                assert ") AS repeated" in sql
+                failure = "WHERE error('disk full ' || CAST(repeat_index AS VARCHAR)) IS NULL"
+                sql = sql.replace(") AS repeated", f") AS repeated {failure}")
             return original(self, sql, params)
 
         monkeypatch.setattr(ReplacingDuckDB, "_execute", failing)

@@ -107,6 +107,38 @@ LR_QIS = [{"coded": f"{PREFIX}c0", "height": 3}, {"coded": f"{PREFIX}c1", "heigh
 CL_DIMS = [{"x0": 40.4, "w": 0.6, "integral": False, "time": False, "column": "lat"},
            {"x0": 1709251200000000.0, "w": 2592000000000.0, "integral": True, "time": True, "column": WEIRD}]
 
+#: The release of generalization, as the writes render it: remove suppressed rows, or mask them with basic match.
+RELEASE_REMOVE: dict = {
+    "source": WEIRD_SOURCE,
+    "columns": [
+        {"name": "age", "qi_index": 0},
+        {"name": "diagnosis", "qi_index": None},
+        {"name": WEIRD, "qi_index": 1},
+    ],
+    "qis": [
+        {"column": "age", "coded": f"{PREFIX}c0", "level": 2},
+        {"column": WEIRD, "coded": f"{PREFIX}c1", "level": 0},
+    ],
+    "failing": f"{PREFIX}fail",
+    "mask": False,
+    "basic": False,
+}
+RELEASE_MASK_BASIC: dict = {
+    "source": (f"{PREFIX}src",),
+    "columns": [
+        {"name": PERCENT, "qi_index": 1},
+        {"name": "age", "qi_index": 0},
+        {"name": "length_of_stay", "qi_index": None},
+    ],
+    "qis": [
+        {"column": "age", "coded": f"{PREFIX}c0", "level": 1},
+        {"column": PERCENT, "coded": f"{PREFIX}c1", "level": 3},
+    ],
+    "failing": f"{PREFIX}fail",
+    "mask": True,
+    "basic": True,
+}
+
 CASES: dict[str, tuple[str, dict[str, Any]]] = {
     "add_null_row": (
         "add_null_row.sql.j2",
@@ -800,19 +832,7 @@ CASES: dict[str, tuple[str, dict[str, Any]]] = {
         {
             "table": ("analytics", "sqlanon_tmp_0123456789ab"),
             "or_replace": False,
-            "source": WEIRD_SOURCE,
-            "columns": [
-                {"name": "age", "qi_index": 0},
-                {"name": "diagnosis", "qi_index": None},
-                {"name": WEIRD, "qi_index": 1},
-            ],
-            "qis": [
-                {"column": "age", "coded": f"{PREFIX}c0", "level": 2},
-                {"column": WEIRD, "coded": f"{PREFIX}c1", "level": 0},
-            ],
-            "failing": f"{PREFIX}fail",
-            "mask": False,
-            "basic": False,
+            **RELEASE_REMOVE,
         },
     ),
     "write_output_mask_basic": (
@@ -820,19 +840,36 @@ CASES: dict[str, tuple[str, dict[str, Any]]] = {
         {
             "table": ("sqlanon_tmp_ba9876543210",),
             "or_replace": False,
-            "source": (f"{PREFIX}src",),
+            **RELEASE_MASK_BASIC,
+        },
+    ),
+    "release_kinds_remove": (
+        "release_kinds.sql.j2",
+        {
+            "table": f"{PREFIX}kinds",
+            **RELEASE_REMOVE,
+            "salt": 1234567890123,
+        },
+    ),
+    "release_kinds_mask_basic": (
+        "release_kinds.sql.j2",
+        {
+            "table": f"{PREFIX}kinds",
+            **RELEASE_MASK_BASIC,
+            "salt": 42,
+        },
+    ),
+    "write_kinds": (
+        "write_kinds.sql.j2",
+        {
+            "table": ("analytics", "sqlanon_tmp_0123456789ab"),
+            "or_replace": False,
+            "kinds": f"{PREFIX}kinds",
             "columns": [
-                {"name": PERCENT, "qi_index": 1},
                 {"name": "age", "qi_index": 0},
-                {"name": "length_of_stay", "qi_index": None},
+                {"name": "diagnosis", "qi_index": None},
+                {"name": WEIRD, "qi_index": 1},
             ],
-            "qis": [
-                {"column": "age", "coded": f"{PREFIX}c0", "level": 1},
-                {"column": PERCENT, "coded": f"{PREFIX}c1", "level": 3},
-            ],
-            "failing": f"{PREFIX}fail",
-            "mask": True,
-            "basic": True,
         },
     ),
     # Run history (schema name hostile on purpose) and the report's queries.

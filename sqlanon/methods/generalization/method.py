@@ -18,8 +18,10 @@ from ...lattice import Node
 from ...lattice.budget import LatticeBudget, lattice_budget
 from ...lattice.search import IMPLICIT_STRATEGIES, STRATEGIES, SearchLimits, SearchProblem, SearchResult, run_search
 from ...lattice.search.exhaustive import ExhaustiveStrategy
+from ...measures import column_types
 from ...metrics import METRICS, InformationLossMetric
 from ...metrics.whd import WhdMetric
+from ...output import shuffle_salt
 from ...report import data as report_data
 from ..base import AnonymizationMethod, Outcome, ProgressCallback, Records, Release
 from ..modification import Modification
@@ -228,22 +230,35 @@ class GeneralizationMethod(AnonymizationMethod):
         # The classes the chosen node suppresses, for the write to leave out or mask.
         failing = self.session.scratch("fail")
         self.adapter.run("find_failing_classes.sql.j2", failing=failing, **self.evaluator.context(self.node, False))
+        columns = cfg.released_columns(data.columns)
+        context: dict[str, Any] = {
+            "source": data.source, "columns": columns, "qis": self._levels(), "failing": failing,
+            "mask": cfg.output.suppressed_rows == "mask", "basic": cfg.privacy.null_handling == "basic",
+        }
+        template = "write_output.sql.j2"
+        if self._groupable([c["name"] for c in columns if c["qi_index"] is None]):
+            # The released rows' kinds in random order, then each repeated: only the kinds are sorted.
+            kinds = self.session.scratch("kinds")
+            with self.adapter.aggregate_settings():  # a GROUP BY of every row, as the frequency set's build
+                self.adapter.run("release_kinds.sql.j2", table=kinds, salt=shuffle_salt(cfg.output.seed), **context)
+            template, context = "write_kinds.sql.j2", {"kinds": kinds, "columns": columns}
         return Release(
-            template="write_output.sql.j2",
-            context={
-                "source": data.source,
-                "columns": cfg.released_columns(data.columns),
-                "qis": self._levels(),
-                "failing": failing,
-                "mask": cfg.output.suppressed_rows == "mask",
-                "basic": cfg.privacy.null_handling == "basic",
-            },
+            template=template,
+            context=context,
             qis=cfg.quasi_identifiers,
             k=cfg.privacy.k,
             considered=data.ctx.records,
             max_suppressed=data.ctx.max_suppressed,
             mask=cfg.output.suppressed_rows == "mask",
         )
+
+    def _groupable(self, copied: list[str]) -> bool:
+        """Whether the copied columns can be grouped (``EngineAdapter.UNGROUPABLE_TYPES``)."""
+        ungroupable = self.adapter.UNGROUPABLE_TYPES
+        if not copied or not ungroupable:
+            return True
+        types = column_types(self.adapter, self.data.source, copied)
+        return not any(t.removesuffix("[]") in ungroupable for t in types)
 
     def _levels(self) -> list[dict[str, Any]]:
         return [{"column": h.attribute, "coded": h.coded_table, "level": level}
