@@ -105,10 +105,14 @@ class SearchProblem:
         feasible = stats.suppressed_records <= self.ctx.max_suppressed
         if not feasible and self._bounds_kept and (self.monotone_criteria or stats.certain > self.ctx.max_suppressed):
             self._block(node)
-        if self.implicit:
-            if self.progress is not None:
-                self.progress(self.evaluator.evaluated, self.best[0] if self.best else None)
-            return stats
+        if not self.implicit:  # the per-node state of an explicit lattice
+            self._record(node, stats, feasible, fresh)
+        if self.progress is not None:
+            self.progress(self.evaluator.evaluated, self.best[0] if self.best else None)
+        return stats
+
+    def _record(self, node: Node, stats: NodeStats, feasible: bool, fresh: bool) -> None:
+        """Tags, and the checked nodes the pruning rules read (``outweighed_by_suppression``, ``dominated``)."""
         self.space.set(node, feasible)
         if fresh and stats.suppressed_records and self.metric.needs_loss_weights and not self.evaluator.judged:
             bisect.insort(self._suppressing, (-stats.suppressed_records, self.lattice.index(node)))
@@ -116,9 +120,6 @@ class SearchProblem:
             value = _fast(self.metric.value(node, stats, self.ctx))
             self._valued.setdefault(value, []).append(node)
             heapq.heappush(self._checked_values, (-value, node))
-        if self.progress is not None:
-            self.progress(self.evaluator.evaluated, self.best[0] if self.best else None)
-        return stats
 
     @property
     def _bounds_kept(self) -> bool:

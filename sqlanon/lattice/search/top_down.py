@@ -74,11 +74,9 @@ class TopDownStrategy(SearchStrategy):
         limit = problem.ctx.max_suppressed
         while True:
             steps = [p for i, p in enumerate(self._predecessors(node)) if p is not None and i != frozen]
-            chosen: tuple[SolutionKey | None, Node] | None = None
+            threshold, chosen = key, None  # the key to beat: the node's, then the best step's
             for step in problem.by_bound(steps):
-                if key is not None and problem.bound_key(step) >= key:
-                    continue
-                if chosen is not None and chosen[0] is not None and problem.bound_key(step) >= chosen[0]:
+                if threshold is not None and problem.bound_key(step) >= threshold:
                     continue
                 if frontier.blocker(step) is not None:
                     continue
@@ -87,14 +85,13 @@ class TopDownStrategy(SearchStrategy):
                 if stats is None or stats.suppressed_records > limit:
                     continue  # infeasible (or tagged so): its specializations are no better off
                 step_key = None if value is None else solution_key(value, step)
-                if key is None and chosen is None:
-                    chosen = (step_key, step)
-                elif step_key is not None and (key is None or step_key < key) and (
-                        chosen is None or chosen[0] is None or step_key < chosen[0]):
-                    chosen = (step_key, step)
+                # A step of unknown value is taken only while nothing better is known.
+                if (step_key is not None or chosen is None) and (
+                        threshold is None or (step_key is not None and step_key < threshold)):
+                    threshold, chosen = step_key, step
             if chosen is None:
                 return
-            key, node = chosen
+            node, key = chosen, threshold
 
     @staticmethod
     def _predecessors(node: Node) -> list[Node | None]:

@@ -10,9 +10,9 @@
 --          failing (temp table of failing class keys), mask (bool), basic (bool), salt (int: shuffle_key)
 -- columns: o{i} (copied column i), q{j} (label of quasi-identifier j), n
 CREATE TEMPORARY TABLE "sqlanon_0a1b2c3d_kinds" AS
-WITH raw AS (
-  -- every row read once, grouped on its own values (as the frequency set's build): the lookups are then joined
-  -- to the distinct combinations, not to every row
+WITH source_rows AS (
+  -- the rows read once; where the engine's joins cost more than grouping (GROUPS_BEFORE_LOOKUPS), grouped on
+  -- their own values, as the frequency set's build does, so that the lookups are joined to combinations
   SELECT
     src."age" AS c0,
     src."pct%%col" AS c1,
@@ -23,13 +23,13 @@ WITH raw AS (
   GROUP BY 1, 2, 3
 ), coded AS (
   SELECT
-    raw.o2 AS o2,
+    source_rows.o2,
     h0."g1" AS k0,
     h1."g3" AS k1,
-    CAST(sum(raw.n) AS BIGINT) AS n
-  FROM raw
-  JOIN "sqlanon_0a1b2c3d_c0" AS h0 ON h0.match_key = CASE WHEN raw.c0 IS NULL THEN 'N' ELSE 'V' || CAST(raw.c0 AS VARCHAR) END
-  JOIN "sqlanon_0a1b2c3d_c1" AS h1 ON h1.match_key = CASE WHEN raw.c1 IS NULL THEN 'N' ELSE 'V' || CAST(raw.c1 AS VARCHAR) END
+    CAST(sum(source_rows.n) AS BIGINT) AS n
+  FROM source_rows
+  JOIN "sqlanon_0a1b2c3d_c0" AS h0 ON h0.match_key = CASE WHEN source_rows.c0 IS NULL THEN 'N' ELSE 'V' || CAST(source_rows.c0 AS VARCHAR) END
+  JOIN "sqlanon_0a1b2c3d_c1" AS h1 ON h1.match_key = CASE WHEN source_rows.c1 IS NULL THEN 'N' ELSE 'V' || CAST(source_rows.c1 AS VARCHAR) END
   GROUP BY 1, 2, 3
 ), labels0 AS (
   SELECT DISTINCT "g1" AS g, "l1" AS l FROM "sqlanon_0a1b2c3d_c0"

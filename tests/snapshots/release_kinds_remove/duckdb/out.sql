@@ -10,15 +10,24 @@
 --          failing (temp table of failing class keys), mask (bool), basic (bool), salt (int: shuffle_key)
 -- columns: o{i} (copied column i), q{j} (label of quasi-identifier j), n
 CREATE TEMPORARY TABLE "sqlanon_0a1b2c3d_kinds" AS
-WITH coded AS (
+WITH source_rows AS (
+  -- the rows read once; where the engine's joins cost more than grouping (GROUPS_BEFORE_LOOKUPS), grouped on
+  -- their own values, as the frequency set's build does, so that the lookups are joined to combinations
   SELECT
+    src."age" AS c0,
+    src."we""ird; col" AS c1,
     src."diagnosis" AS o1,
+    1 AS n
+  FROM "analytics"."we""ird; col" AS src
+), coded AS (
+  SELECT
+    source_rows.o1,
     h0."g2" AS k0,
     h1."g0" AS k1,
-    count(*) AS n
-  FROM "analytics"."we""ird; col" AS src
-  JOIN "sqlanon_0a1b2c3d_c0" AS h0 ON CAST(src."age" AS VARCHAR) IS NOT DISTINCT FROM h0.value
-  JOIN "sqlanon_0a1b2c3d_c1" AS h1 ON CAST(src."we""ird; col" AS VARCHAR) IS NOT DISTINCT FROM h1.value
+    CAST(sum(source_rows.n) AS BIGINT) AS n
+  FROM source_rows
+  JOIN "sqlanon_0a1b2c3d_c0" AS h0 ON CAST(source_rows.c0 AS VARCHAR) IS NOT DISTINCT FROM h0.value
+  JOIN "sqlanon_0a1b2c3d_c1" AS h1 ON CAST(source_rows.c1 AS VARCHAR) IS NOT DISTINCT FROM h1.value
   GROUP BY 1, 2, 3
 ), labels0 AS (
   SELECT DISTINCT "g2" AS g, "l2" AS l FROM "sqlanon_0a1b2c3d_c0"
