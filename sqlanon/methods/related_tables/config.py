@@ -80,6 +80,8 @@ class RelatedOutput(_Strict):
     json_: Path | None = Field(default=None, alias="json")
     #: Also write the relational release: one row per root-to-leaf path, a column per attribute (``paths``).
     paths: str | None = None
+    #: Also write every record as one JSON document in a table (``record_id``, ``document``; any engine).
+    documents: str | None = None
     suppressed_rows: Literal["remove"] = "remove"
     csv: None = None
 

@@ -144,18 +144,18 @@ class CutEvaluator:
                 return tuple(rules)
             if not self.structure:
                 return None
-            for a, b in self._round(found):
-                rules.append((a, b))
-                self._drop(holders, rewritten, merged, added, relabelled)
-                adapter.run(T + "select_holders.sql.j2", table=holders, relations=relations, a=a, b=b)
-                adapter.run(T + "disassociate.sql.j2", table=rewritten, paths=trees, a=a, b=b, only=holders)
-                adapter.run(T + "project_paths.sql.j2", table=merged, paths=rewritten, map=None, depth=depth)
-                adapter.run(T + "create_relations.sql.j2", table=added, paths=merged, depth=depth)
-                adapter.run(T + "create_tree_labels.sql.j2", table=relabelled, paths=merged, depth=depth,
-                            fresh=None)
-                for table, rows in ((trees, merged), (relations, added), (labels, relabelled)):
-                    adapter.run(T + "replace_trees.sql.j2", table=table, only=holders, delete=True)
-                    adapter.run(T + "replace_trees.sql.j2", table=table, rows=rows, delete=False)
+            taken = self._round(found)
+            rules.extend(taken)
+            self._drop(holders, rewritten, merged, added, relabelled)
+            adapter.run(T + "select_holders.sql.j2", table=holders, relations=relations, rules=taken)
+            adapter.run(T + "disassociate.sql.j2", table=rewritten, paths=trees, rules=taken, depth=depth,
+                        only=holders)
+            adapter.run(T + "project_paths.sql.j2", table=merged, paths=rewritten, map=None, depth=depth)
+            adapter.run(T + "create_relations.sql.j2", table=added, paths=merged, depth=depth)
+            adapter.run(T + "create_tree_labels.sql.j2", table=relabelled, paths=merged, depth=depth, fresh=None)
+            for table, rows in ((trees, merged), (relations, added), (labels, relabelled)):
+                adapter.run(T + "replace_trees.sql.j2", table=table, only=holders, delete=True)
+                adapter.run(T + "replace_trees.sql.j2", table=table, rows=rows, delete=False)
 
     def _round(self, found: list[tuple]) -> list[tuple[int, int]]:
         """The relations one round disassociates (``fix_structure``): the first (fewest records), then, in order,

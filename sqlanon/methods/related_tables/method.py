@@ -16,6 +16,7 @@ from typing import Any, ClassVar
 
 from ...audit.trees import audit_trees
 from ...errors import ConfigError, NoSolutionError
+from ...identifiers import Relation
 from ...output import write_output
 from ...output.target import check_output_identity, check_output_writable, resolve
 from ...paths import check_writable_file, replaced_atomically
@@ -39,6 +40,8 @@ class RelatedTablesMethod(AnonymizationMethod):
     forest: Forest
     best: Evaluation
     search: CutSearch
+    #: output.paths and output.documents, when set: the tables written after the node table.
+    extra_tables: dict[str, Relation]
 
     @property
     def config(self) -> RelatedTablesConfig:
@@ -61,12 +64,14 @@ class RelatedTablesMethod(AnonymizationMethod):
     def prepare(self) -> None:
         session, cfg = self.session, self.config
         _, session.source_shown = session.open_source()
-        if cfg.output.paths is not None:
-            self._check_paths_table()
+        self.extra_tables = {key: self._check_extra_table(key, name) for key, name in
+                             (("output.paths", cfg.output.paths), ("output.documents", cfg.output.documents))
+                             if name is not None}
         if cfg.output.json_ is not None:
             if not self.adapter.SUPPORTS_CSV_SOURCE:
                 raise ConfigError(f"output.json: the {self.adapter.name} engine cannot write client files; leave "
-                                  f"it out and read the node table (or run on DuckDB)")
+                                  f"it out and set output.documents: a table of one JSON document per record "
+                                  f"(or run on DuckDB)")
             check_writable_file(cfg.resolve(cfg.output.json_), "output.json", create_folders=True)
         self.forest = build_forest(session, cfg)
 
@@ -127,26 +132,30 @@ class RelatedTablesMethod(AnonymizationMethod):
                 "records": audit.records, "nodes": audit.nodes, "largest_k": audit.largest_k,
                 "combinations_below_k": audit.combinations_below_k, "broken_nodes": audit.broken_nodes}
 
-    def _check_paths_table(self) -> None:
-        """``output.paths`` may be neither the node table nor a table the run reads, and is replaced only as
-        ``output.if_exists`` allows (the same checks as ``output.table``'s)."""
+    def _check_extra_table(self, key: str, name: str) -> Relation:
+        """``output.paths`` or ``output.documents``: neither the node table, nor the other, nor a table the run
+        reads, and replaced only as ``output.if_exists`` allows (the same checks as ``output.table``'s)."""
         cfg, adapter = self.config, self.adapter
-        assert cfg.output.paths is not None
-        relation = resolve(adapter, cfg.output.paths)
-        read = [(key, resolve(adapter, name)) for key, name in
-                [("output.table", cfg.output.table), ("records.table", cfg.records.table), *self.tables_read()]]
-        check_output_identity(adapter, relation, read, key="output.paths", history_schema=cfg.history.schema)
-        check_output_writable(adapter, relation, key="output.paths", if_exists=cfg.output.if_exists,
+        relation = resolve(adapter, name)
+        others = [(other, value) for other, value in (("output.paths", cfg.output.paths),
+                                                      ("output.documents", cfg.output.documents))
+                  if other != key and value is not None]
+        read = [(other, resolve(adapter, value)) for other, value in
+                [("output.table", cfg.output.table), *others, ("records.table", cfg.records.table),
+                 *self.tables_read()]]
+        check_output_identity(adapter, relation, read, key=key, history_schema=cfg.history.schema)
+        check_output_writable(adapter, relation, key=key, if_exists=cfg.output.if_exists,
                               replace_hint="set output.if_exists: replace")
-        self.paths_relation = relation
+        return relation
 
     def export(self, table: tuple[str, ...]) -> None:
-        """``output.paths``, then ``output.json``: each built from the verified node table alone."""
+        """``output.paths``, ``output.documents``, then ``output.json``: each built from the verified node table
+        alone, each table atomic on its own as the node table is (output/writer.py), written after it."""
         cfg = self.config
-        if cfg.output.paths is not None:
-            # Atomic on its own, as the node table is (output/writer.py); written after the node table is.
-            write_output(self.adapter, target=self.paths_relation.parts, replace=cfg.output.if_exists == "replace",
-                         seed=cfg.output.seed, template=T + "write_paths.sql.j2", nodes=table,
+        templates = {"output.paths": "write_paths.sql.j2", "output.documents": "write_documents.sql.j2"}
+        for key, relation in self.extra_tables.items():
+            write_output(self.adapter, target=relation.parts, replace=cfg.output.if_exists == "replace",
+                         seed=cfg.output.seed, template=T + templates[key], nodes=table,
                          classes=self.forest.classes, depth=len(self.forest.classes))
         if cfg.output.json_ is not None:
             self._export_json(table)

@@ -8,12 +8,18 @@
 -- in no released record) / (its node pairs); a path of one node has no pairs.
 -- Paths are read by position (at most `depth` nodes): their nodes lifted with a join per position, their
 -- prefixes and pairs enumerated, several times faster than unnesting and grouping them back.
--- Two statements (`what`): 'lift' creates `lifted`, every path of both lifted to every level (a table, not a
--- CTE read three times: the engine keeps a table within its memory limit, spilling as needed); 'measure'
--- mines and measures it.
--- context: what, lifted (table: released, i, rid, path), source (paths of value nodes), released (paths),
---          ancestors, dgh, map (the release's cut map), heights {cls: height}, levels (number of levels),
---          support, depth (the longest path's nodes)
+-- Three kinds of statement (`what`), none holding more than a slice of the paths in memory:
+-- * 'lift' creates `lifted`: every path of both lifted to every level (a table the engine keeps within its
+--   memory limit, spilling as needed);
+-- * 'mine' adds to `frequent` (the first creates it) the frequent prefixes of `length` nodes of one side
+--   (`side`: 0 the source, 1 the release) at one level (`level`). Counting records per prefix needs the
+--   distinct (record, prefix) pairs; for every side, level and length at once these outgrew DuckDB's 850 MB
+--   memory limit at TPC-H scale factor 1;
+-- * 'measure' measures from `frequent`.
+-- context: what, lifted (table: released, i, rid, path), frequent (table: released, i, prefix, records),
+--          source (paths of value nodes), released (paths), side, level, length, create (mine: the
+--          first), ancestors, dgh, map (the release's cut map), heights {cls: height},
+--          levels (number of levels), support, depth (the longest path's nodes)
 -- returns (measure): frequent source paths, of them also frequent in the release, sum of their dtree
 WITH tops AS (
   SELECT 0 AS cls, 3 AS height UNION ALL
@@ -22,16 +28,7 @@ WITH tops AS (
 ), lifted AS (
   SELECT * FROM "sqlanon_0a1b2c3d_rlifted"
 ), frequent AS (
-  SELECT released, i, prefix, count(*) AS records  -- (released, i, rid, prefix) are distinct
-  FROM (SELECT DISTINCT released, i, rid, prefix FROM (
-          SELECT released, i, rid, path[1:1] AS prefix FROM lifted WHERE cardinality(path) >= 1
-          UNION ALL
-          SELECT released, i, rid, path[1:2] AS prefix FROM lifted WHERE cardinality(path) >= 2
-          UNION ALL
-          SELECT released, i, rid, path[1:3] AS prefix FROM lifted WHERE cardinality(path) >= 3
-        ) AS all_prefixes) AS pre
-  GROUP BY released, i, prefix
-  HAVING count(*) >= %s
+  SELECT released, i, prefix FROM "sqlanon_0a1b2c3d_rfreq"
 ), source_frequent AS (
   SELECT i, prefix, row_number() OVER () AS fid FROM frequent WHERE released = 0
 ), image AS (
@@ -76,4 +73,4 @@ SELECT (SELECT count(*) FROM source_frequent),
         WHERE EXISTS (SELECT 1 FROM frequent AS f WHERE f.released = 1 AND f.i = s.i AND f.prefix = s.prefix)),
        (SELECT sum(d.levels_part + 0.5 * coalesce(CAST(p.broken AS DOUBLE PRECISION) / p.relations, 0))
         FROM dtree AS d LEFT JOIN pairs AS p ON p.fid = d.fid)
--- bind parameters: [15]
+-- bind parameters: []

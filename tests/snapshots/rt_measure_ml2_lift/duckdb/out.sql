@@ -8,12 +8,18 @@
 -- in no released record) / (its node pairs); a path of one node has no pairs.
 -- Paths are read by position (at most `depth` nodes): their nodes lifted with a join per position, their
 -- prefixes and pairs enumerated, several times faster than unnesting and grouping them back.
--- Two statements (`what`): 'lift' creates `lifted`, every path of both lifted to every level (a table, not a
--- CTE read three times: the engine keeps a table within its memory limit, spilling as needed); 'measure'
--- mines and measures it.
--- context: what, lifted (table: released, i, rid, path), source (paths of value nodes), released (paths),
---          ancestors, dgh, map (the release's cut map), heights {cls: height}, levels (number of levels),
---          support, depth (the longest path's nodes)
+-- Three kinds of statement (`what`), none holding more than a slice of the paths in memory:
+-- * 'lift' creates `lifted`: every path of both lifted to every level (a table the engine keeps within its
+--   memory limit, spilling as needed);
+-- * 'mine' adds to `frequent` (the first creates it) the frequent prefixes of `length` nodes of one side
+--   (`side`: 0 the source, 1 the release) at one level (`level`). Counting records per prefix needs the
+--   distinct (record, prefix) pairs; for every side, level and length at once these outgrew DuckDB's 850 MB
+--   memory limit at TPC-H scale factor 1;
+-- * 'measure' measures from `frequent`.
+-- context: what, lifted (table: released, i, rid, path), frequent (table: released, i, prefix, records),
+--          source (paths of value nodes), released (paths), side, level, length, create (mine: the
+--          first), ancestors, dgh, map (the release's cut map), heights {cls: height},
+--          levels (number of levels), support, depth (the longest path's nodes)
 -- returns (measure): frequent source paths, of them also frequent in the release, sum of their dtree
 CREATE TEMPORARY TABLE "sqlanon_0a1b2c3d_rlifted" AS
 WITH levels AS (
