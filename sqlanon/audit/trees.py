@@ -3,6 +3,8 @@ table's rows alone: what a run re-verifies after its write and what ``sqlanon ch
 
 from __future__ import annotations
 
+import math
+import secrets
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from itertools import combinations
@@ -14,6 +16,10 @@ from ..engines.base import EngineAdapter
 COLUMNS = ("record_id", "node_id", "parent_id", "attribute", "value")
 #: Trees deeper than this are taken for a cycle (a class per level: no release is that deep).
 MAX_DEPTH = 64
+#: Nodes per slice of the support statements: the combinations are split by their first label (its number
+#: modulo the slices), so that no statement groups more than a slice of them (TPC-H scale factor 1 in one
+#: statement outgrew DuckDB's 700 MB memory limit).
+PART_NODES = 300_000
 
 
 @dataclass(frozen=True)
@@ -55,12 +61,31 @@ def audit_masks(m: int, n: int) -> dict[int, list[int]]:
 
 
 def audit_trees(adapter: EngineAdapter, table: Sequence[str], m: int, n: int, k: int | None = None) -> TreeAudit:
-    with adapter.aggregate_settings():
-        row = adapter.run("audit_trees.sql.j2", table=tuple(table), m=m, n=n, masks=audit_masks(m, n), k=k,
-                          max_depth=MAX_DEPTH)[0]
-    records, nodes, broken, smallest, below = row
+    """The audit of ``audit_trees.sql.j2``: its tables built, then the supports one size and one slice of the
+    combinations at a time (``PART_NODES``), the smallest and the count below k gathered here."""
+    prefix = f"sqlanon_{secrets.token_hex(4)}_audit_"
+    names = {"nodes": prefix + "nodes", "up": prefix + "up", "items": prefix + "items"}
+    context = {"table": tuple(table), "max_depth": MAX_DEPTH, **names}
+    try:
+        with adapter.aggregate_settings():
+            adapter.run("audit_trees.sql.j2", what="nodes", **context)
+            adapter.run("audit_trees.sql.j2", what="up", **context)
+            records, nodes, broken = adapter.run("audit_trees.sql.j2", what="counts", **context)[0]
+            adapter.run("audit_trees.sql.j2", what="items", **context)
+            parts = max(1, math.ceil(int(nodes) / PART_NODES))
+            smallest, below = None, 0
+            masks = audit_masks(m, n)
+            for size in range(1, m + 1):
+                for part in range(parts):
+                    least, under = adapter.run("audit_trees.sql.j2", what="supports", size=size, part=part,
+                                               parts=parts, m=m, n=n, masks=masks, k=k, **context)[0]
+                    if least is not None:
+                        smallest = int(least) if smallest is None else min(smallest, int(least))
+                    below += int(under or 0)
+    finally:
+        adapter.drop_tables(list(names.values()))
     return TreeAudit(records=int(records), nodes=int(nodes), broken_nodes=int(broken or 0), m=m, n=n,
-                     largest_k=None if smallest is None else int(smallest), k=k, combinations_below_k=int(below or 0))
+                     largest_k=smallest, k=k, combinations_below_k=below if k is not None else 0)
 
 
 def check_trees(db: str, table: str, m: int, n: int, k: int | None = None) -> TreeAudit:

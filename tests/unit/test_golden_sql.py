@@ -43,6 +43,8 @@ PARAMS_PREFIX = "-- bind parameters: "
 WEIRD = 'we"ird; col'
 PERCENT = "pct%col"
 PREFIX = "sqlanon_0a1b2c3d_"
+#: audit_trees' scratch tables (sqlanon/audit/trees.py names them).
+AUDIT_NAMES = {name: f"{PREFIX}audit_{name}" for name in ("nodes", "up", "items")}
 SOURCE = ("analytics", "patients")
 WEIRD_SOURCE = ("analytics", WEIRD)
 
@@ -797,10 +799,16 @@ CASES: dict[str, tuple[str, dict[str, Any]]] = {
     "rt_replace_trees_insert": ("methods/related_tables/replace_trees.sql.j2",
                                 {"table": f"{PREFIX}rrel", "only": f"{PREFIX}rholders", "delete": False,
                                  "rows": f"{PREFIX}radded"}),
-    "audit_trees": ("audit_trees.sql.j2", {"table": ("analytics", WEIRD), "m": 3, "n": 2,
-                                           "masks": audit_masks(3, 2), "k": 20, "max_depth": 64}),
-    "audit_trees_no_k": ("audit_trees.sql.j2", {"table": ("customer_trees",), "m": 1, "n": 0,
-                                                "masks": audit_masks(1, 0), "k": None, "max_depth": 64}),
+    **{f"audit_trees_{what}": ("audit_trees.sql.j2", {"what": what, "table": ("analytics", WEIRD), "max_depth": 64,
+                                                        **AUDIT_NAMES})
+       for what in ("nodes", "up", "counts", "items")},
+    "audit_trees_supports": ("audit_trees.sql.j2", {"what": "supports", "table": ("analytics", WEIRD), "m": 3, "n": 2,
+                                                    "masks": audit_masks(3, 2), "k": 20, "max_depth": 64, "size": 3,
+                                                    "part": 1, "parts": 4, **AUDIT_NAMES}),
+    "audit_trees_supports_no_k": ("audit_trees.sql.j2", {"what": "supports", "table": ("customer_trees",), "m": 1,
+                                                         "n": 0, "masks": audit_masks(1, 0), "k": None,
+                                                         "max_depth": 64, "size": 1, "part": 0, "parts": 1,
+                                                         **AUDIT_NAMES}),
     "count_overlaps": ("count_overlaps.sql.j2", {"output": ("analytics", "trips_k5"), "column": WEIRD}),
     "cl_verify_boxes_bucket": ("methods/cloaking/verify_boxes.sql.j2",
                                {"output": ("analytics", "trips_k5"), "records": f"{PREFIX}cr",

@@ -460,10 +460,12 @@ def test_a_run_verifies_its_written_trees(duckdb_engine: Engine, monkeypatch: py
     assert reason in result.verification["reason"], result.verification
 
 
-def test_audit_agrees_with_the_oracle_on_random_forests(engine: Engine) -> None:
+@pytest.mark.parametrize("part_nodes", [300_000, 7], ids=["one-slice", "slices"])
+def test_audit_agrees_with_the_oracle_on_random_forests(engine: Engine, part_nodes: int, monkeypatch) -> None:
     """``audit_trees`` on random node tables (``oracle.random_forest``: repeated labels in a record, NULL values,
-    classes skipped) against the oracle: the largest k and the combinations below k, for several m, n and k;
-    then one parent link broken."""
+    classes skipped) against the oracle: the largest k and the combinations below k, for several m, n and k,
+    in one statement per size or in slices of a few nodes; then one parent link broken."""
+    monkeypatch.setattr("sqlanon.audit.trees.PART_NODES", part_nodes)
     classes = ["A", "B", "C", "D"]
     columns = {"record_id": "BIGINT", "node_id": "INTEGER", "parent_id": "INTEGER", "attribute": "VARCHAR",
                "value": "VARCHAR"}
@@ -474,7 +476,7 @@ def test_audit_agrees_with_the_oracle_on_random_forests(engine: Engine) -> None:
             rng = random.Random(seed)
             rows = oracle.random_forest(rng, rng.randint(1, 12), classes, values_per_class=rng.randint(1, 3),
                                         max_children=rng.randint(1, 3))
-            table = f"forest{seed}"
+            table = f"forest{seed}_{part_nodes}"
             engine.create_table(table, columns, rows)
             trees = oracle.trees_from_nodes(rows, classes)
             for m, n in [(1, 0), (2, 0), (2, 1), (3, 2), (3, 3)]:
@@ -487,8 +489,8 @@ def test_audit_agrees_with_the_oracle_on_random_forests(engine: Engine) -> None:
         broken = list(rows)
         child = next(i for i, row in enumerate(broken) if row[2] is not None)
         broken[child] = (*broken[child][:2], 10**6, *broken[child][3:])
-        engine.create_table("forest_broken", columns, broken)
-        audit = audit_trees(adapter, ("forest_broken",), 2, 1)
+        engine.create_table(f"forest_broken_{part_nodes}", columns, broken)
+        audit = audit_trees(adapter, (f"forest_broken_{part_nodes}",), 2, 1)
         assert audit.broken_nodes >= 1 and not audit.anonymous
     finally:
         adapter.close()
