@@ -67,6 +67,9 @@ class CutEvaluator:
         self.trees = [scratch("rtrees0"), scratch("rholders"), scratch("rsd")]
         self.scratch_merged, self.scratch_added = scratch("rmerged"), scratch("radded")
         self.scratch_labels = scratch("rrelabel")
+        #: FixStructure's check (structure_check.sql.j2): held combinations, violations, a round's delta and
+        #: the combinations it touched.
+        self.check_tables = [scratch("rheld"), scratch("rviol"), scratch("rdelta"), scratch("raffected")]
         self.best = scratch("rbest")
         self.current: str | None = None
         #: The cut whose labels ``self.items`` holds.
@@ -125,37 +128,51 @@ class CutEvaluator:
 
         Each round takes the violating relation with the fewest records (FixStructure's choice) and, with it,
         other violating relations whose disassociations commute with it (``_round``), then checks again. Only the
-        trees holding a relation are rewritten, and their relations recomputed."""
+        trees holding a relation are rewritten, and their relations recomputed. The check is kept up to date
+        (``structure_check.sql.j2``): the supports of the combinations the rewritten trees held before and hold
+        after are corrected, and only those combinations are looked at again."""
         trees = self.current = self.trees[0]
         rules: list[tuple[int, int]] = []
         if self.n == 0 or self.m < 2:
             return ()
         adapter, relations, labels, depth = self.adapter, self.relations, self.tree_items, self.forest.depth
-        self._drop(relations, labels)
+        held, violations, delta, affected = self.check_tables
+        self._drop(relations, labels, held, violations)
         adapter.run(T + "create_relations.sql.j2", table=relations, paths=trees, depth=depth)
         adapter.run(T + "create_tree_labels.sql.j2", table=labels, paths=trees, depth=depth, fresh=None)
+        check = {"held": held, "violations": violations, "delta": delta, "affected": affected,
+                 "weights": self.weights, "relations": relations, "m": self.m, "k": self.k, "masks": self.masks,
+                 "limit": RULES_PER_ROUND}
+        adapter.run(T + "structure_check.sql.j2", what="held", table=held, items=labels, only=None, sign=1,
+                    insert=False, **check)
+        adapter.run(T + "structure_check.sql.j2", what="violations", **{**check, "affected": None})
         holders, rewritten, merged, added = self.trees[1], self.trees[2], self.scratch_merged, self.scratch_added
         relabelled = self.scratch_labels
         while True:
-            found = adapter.run(T + "find_structure_rule.sql.j2", items=labels, relations=relations,
-                                weights=self.weights, m=self.m, n=self.n, k=self.k, masks=self.masks,
-                                max_pairs=self.m * (self.m - 1) // 2, limit=RULES_PER_ROUND)
+            found = adapter.run(T + "structure_check.sql.j2", what="rules", **check)
             if not found:
                 return tuple(rules)
             if not self.structure:
                 return None
             taken = self._round(found)
             rules.extend(taken)
-            self._drop(holders, rewritten, merged, added, relabelled)
+            self._drop(holders, rewritten, merged, added, relabelled, delta, affected)
             adapter.run(T + "select_holders.sql.j2", table=holders, relations=relations, rules=taken)
             adapter.run(T + "disassociate.sql.j2", table=rewritten, paths=trees, rules=taken, depth=depth,
                         only=holders)
             adapter.run(T + "project_paths.sql.j2", table=merged, paths=rewritten, map=None, depth=depth)
             adapter.run(T + "create_relations.sql.j2", table=added, paths=merged, depth=depth)
             adapter.run(T + "create_tree_labels.sql.j2", table=relabelled, paths=merged, depth=depth, fresh=None)
+            # The rewritten trees' combinations: taken away as they were, added as they are.
+            adapter.run(T + "structure_check.sql.j2", what="held", table=delta, items=labels, only=holders,
+                        sign=-1, insert=False, **check)
+            adapter.run(T + "structure_check.sql.j2", what="held", table=delta, items=relabelled, only=None,
+                        sign=1, insert=True, **check)
             for table, rows in ((trees, merged), (relations, added), (labels, relabelled)):
                 adapter.run(T + "replace_trees.sql.j2", table=table, only=holders, delete=True)
                 adapter.run(T + "replace_trees.sql.j2", table=table, rows=rows, delete=False)
+            for what in ("affected", "merge", "unviolate", "violations"):
+                adapter.run(T + "structure_check.sql.j2", what=what, **check)
 
     def _round(self, found: list[tuple]) -> list[tuple[int, int]]:
         """The relations one round disassociates (``fix_structure``): the first (fewest records), then, in order,
@@ -199,10 +216,8 @@ class CutEvaluator:
         adapter.run(T + "create_tree_labels.sql.j2", table=items, paths=paths, depth=depth, fresh=node,
                     dgh=self.forest.dgh)
         # One size at a time, smallest first: a violation is mostly found among pairs, at a fraction of the cost.
-        return any(adapter.run(T + "find_structure_rule.sql.j2", items=items, relations=None, weights=None,
-                               m=self.m, n=self.n, k=self.k, masks=self.masks,
-                               max_pairs=self.m * (self.m - 1) // 2, limit=1, fresh=node, exists=True, size=size)
-                   for size in range(2, self.m + 1))
+        return any(adapter.run(T + "find_fresh_violation.sql.j2", items=items, k=self.k, masks=self.masks,
+                               size=size) for size in range(2, self.m + 1))
 
     def evaluate(self, expanded: frozenset[int], check_values: bool,
                  parent: Evaluation | None = None) -> Evaluation | None:
