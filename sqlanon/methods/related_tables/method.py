@@ -27,6 +27,9 @@ from .forest import Forest, T, build_forest
 from .loss import measure_ml2
 from .search import CutSearch
 
+#: The tables written after the node table, from it alone: config key -> template.
+EXTRA_TABLES = {"output.paths": "write_paths.sql.j2", "output.documents": "write_documents.sql.j2"}
+
 STRATEGIES = {"greedy_cut": "GreedyCutSearch (GCS)", "all_cuts": "AllCutSearch (ACS)",
               "only_cuts": "OnlyCutSearch (OCS)"}
 
@@ -64,9 +67,7 @@ class RelatedTablesMethod(AnonymizationMethod):
     def prepare(self) -> None:
         session, cfg = self.session, self.config
         _, session.source_shown = session.open_source()
-        self.extra_tables = {key: self._check_extra_table(key, name) for key, name in
-                             (("output.paths", cfg.output.paths), ("output.documents", cfg.output.documents))
-                             if name is not None}
+        self.extra_tables = {key: self._check_extra_table(key, name) for key, name in self._extra_names().items()}
         if cfg.output.json_ is not None:
             if not self.adapter.SUPPORTS_CSV_SOURCE:
                 raise ConfigError(f"output.json: the {self.adapter.name} engine cannot write client files; leave "
@@ -132,14 +133,18 @@ class RelatedTablesMethod(AnonymizationMethod):
                 "records": audit.records, "nodes": audit.nodes, "largest_k": audit.largest_k,
                 "combinations_below_k": audit.combinations_below_k, "broken_nodes": audit.broken_nodes}
 
+    def _extra_names(self) -> dict[str, str]:
+        """The tables of ``EXTRA_TABLES`` the config sets, by key."""
+        output = self.config.output
+        names = {"output.paths": output.paths, "output.documents": output.documents}
+        return {key: name for key, name in names.items() if name is not None}
+
     def _check_extra_table(self, key: str, name: str) -> Relation:
         """``output.paths`` or ``output.documents``: neither the node table, nor the other, nor a table the run
         reads, and replaced only as ``output.if_exists`` allows (the same checks as ``output.table``'s)."""
         cfg, adapter = self.config, self.adapter
         relation = resolve(adapter, name)
-        others = [(other, value) for other, value in (("output.paths", cfg.output.paths),
-                                                      ("output.documents", cfg.output.documents))
-                  if other != key and value is not None]
+        others = [(other, value) for other, value in self._extra_names().items() if other != key]
         read = [(other, resolve(adapter, value)) for other, value in
                 [("output.table", cfg.output.table), *others, ("records.table", cfg.records.table),
                  *self.tables_read()]]
@@ -152,10 +157,9 @@ class RelatedTablesMethod(AnonymizationMethod):
         """``output.paths``, ``output.documents``, then ``output.json``: each built from the verified node table
         alone, each table atomic on its own as the node table is (output/writer.py), written after it."""
         cfg = self.config
-        templates = {"output.paths": "write_paths.sql.j2", "output.documents": "write_documents.sql.j2"}
         for key, relation in self.extra_tables.items():
             write_output(self.adapter, target=relation.parts, replace=cfg.output.if_exists == "replace",
-                         seed=cfg.output.seed, template=T + templates[key], nodes=table,
+                         seed=cfg.output.seed, template=T + EXTRA_TABLES[key], nodes=table,
                          classes=self.forest.classes, depth=len(self.forest.classes))
         if cfg.output.json_ is not None:
             self._export_json(table)
