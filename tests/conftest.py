@@ -52,9 +52,58 @@ def postgres_server_url() -> Iterator[str]:
         shutil.rmtree(pgdata, ignore_errors=True)
 
 
-@pytest.fixture(params=["duckdb", "postgres"])
+@pytest.fixture(scope="session")
+def spark_session() -> Iterator[object]:
+    """One local Spark for the whole test run (a start costs seconds): two cores, a throwaway warehouse, the
+    in-memory catalog. sqlanon's adapter finds it active and uses it (``SparkAdapter.connect``)."""
+    from pyspark.sql import SparkSession
+
+    warehouse = Path(tempfile.mkdtemp(prefix="sqlanon-spark-"))
+    spark = (SparkSession.builder.master("local[2]").appName("sqlanon-tests")
+             .config("spark.sql.warehouse.dir", str(warehouse))
+             .config("spark.sql.shuffle.partitions", "2")
+             .config("spark.ui.enabled", "false").config("spark.ui.showConsoleProgress", "false")
+             .config("spark.sql.session.timeZone", "UTC")
+             .getOrCreate())
+    spark.sparkContext.setLogLevel("OFF")
+    try:
+        yield spark
+    finally:
+        spark.stop()
+        shutil.rmtree(warehouse, ignore_errors=True)
+
+
+#: The engines of the ``engine`` fixture. Spark's tests are the ones marked ``spark`` (``pytest_collection_
+#: modifyitems`` leaves the others out, counted in the README's "On a cluster").
+ENGINE_PARAMS = ["duckdb", "postgres", pytest.param("spark", marks=pytest.mark.on_spark)]
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Spark's instances of engine tests run where the test (or its module) is marked ``spark``: the rest of
+    the engine suite uses SQL or features the Spark adapter does not have yet (README, "On a cluster").
+    SQLANON_TEST_SPARK=all runs every engine test on Spark too (to see how far the adapter has come)."""
+    if os.environ.get("SQLANON_TEST_SPARK") == "all":
+        return
+    kept, left = [], []
+    for item in items:
+        on_spark = item.get_closest_marker("on_spark") is not None
+        (left if on_spark and item.get_closest_marker("spark") is None else kept).append(item)
+    if left:
+        config.hook.pytest_deselected(items=left)
+        items[:] = kept
+
+
+@pytest.fixture(params=ENGINE_PARAMS)
 def engine(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Engine]:
-    """An empty database on each engine: a DuckDB file, or a fresh PostgreSQL database."""
+    """An empty database on each engine: a DuckDB file, a fresh PostgreSQL database, a fresh Spark schema."""
+    if request.param == "spark":
+        eng = Engine.spark_database(request.getfixturevalue("spark_session"), f"t_{secrets.token_hex(6)}")
+        try:
+            yield eng
+            eng.assert_sources_unchanged()
+        finally:
+            eng.close()
+        return
     if request.param == "duckdb":
         eng = Engine.duckdb(tmp_path / "test.duckdb")
         yield eng

@@ -38,6 +38,14 @@ class Engine:
         return cls("duckdb", f"duckdb:///{path}", None, extra={"path": str(path)})
 
     @classmethod
+    def spark_database(cls, spark: Any, dbname: str) -> Engine:
+        """A fresh schema of the test run's one Spark session (``spark_session``): sqlanon's adapter finds
+        the session active in this process and uses it, with ``database`` as its current schema."""
+        spark.sql(f"CREATE DATABASE `{dbname}`")
+        spark.sql(f"USE `{dbname}`")
+        return cls("spark", f"spark:///?database={dbname}", spark, _dbname=dbname)
+
+    @classmethod
     def postgres_database(cls, server_url: str, dbname: str) -> Engine:
         import psycopg
 
@@ -57,7 +65,10 @@ class Engine:
         return self.con
 
     def execute(self, sql: str, params: Sequence[Any] | None = None) -> list[tuple]:
-        """Run SQL with ``?`` placeholders on either engine."""
+        """Run SQL with ``?`` placeholders and double-quoted identifiers on any engine."""
+        if self.name == "spark":
+            frame = self.con.sql(spark_sql(sql), args=list(params)) if params else self.con.sql(spark_sql(sql))
+            return [tuple(r) for r in frame.collect()]
         con = self._connect()
         try:
             if self.name == "postgres":
@@ -91,7 +102,13 @@ class Engine:
     def _create_table(self, name: str, columns: dict[str, str], rows: Sequence[Sequence[Any]]) -> None:
         q = quote
         self.execute(f"CREATE TABLE {q(name)} (" + ", ".join(f"{q(c)} {t}" for c, t in columns.items()) + ")")
-        if rows:
+        if rows and self.name == "spark":
+            for start in range(0, len(rows), 500):
+                part = rows[start:start + 500]
+                one = "(" + ", ".join(["?"] * len(columns)) + ")"
+                self.execute(f"INSERT INTO {q(name)} VALUES " + ", ".join([one] * len(part)),
+                             [v for r in part for v in r])
+        elif rows:
             con = self._connect()
             try:
                 placeholders = ", ".join(["?" if self.name == "duckdb" else "%s"] * len(columns))
@@ -110,6 +127,9 @@ class Engine:
         history schema excluded; tests/unit/history/test_history.py looks at the history)."""
         if self.name == "duckdb":
             rows = self.execute("SELECT table_name FROM information_schema.tables WHERE table_schema <> 'sqlanon'")
+        elif self.name == "spark":
+            return {r.tableName for r in self.con.sql(f"SHOW TABLES IN `{self._dbname}`").collect()
+                    if not r.isTemporary}
         else:
             rows = self.execute(
                 "SELECT table_name FROM information_schema.tables WHERE table_schema NOT IN "
@@ -118,6 +138,14 @@ class Engine:
         return {r[0] for r in rows}
 
     def close(self) -> None:
+        if self.name == "spark":
+            self.con.sql(f"DROP DATABASE IF EXISTS `{self._dbname}` CASCADE")
+            self.con.sql("USE default")
+            for view in self.con.catalog.listTables():  # scratch views a failed test's run left
+                if view.isTemporary:
+                    self.con.catalog.dropTempView(view.name)
+            self.con = None
+            return
         if self.con is not None:
             self.con.close()
             self.con = None
@@ -132,6 +160,22 @@ class Engine:
 
 def quote(name: str) -> str:
     return '"' + name.replace('"', '""') + '"'
+
+
+def spark_sql(sql: str) -> str:
+    """A test's SQL for Spark: double-quoted identifiers in backticks, type names in Spark's spelling."""
+    import re
+
+    from sqlanon.engines.spark import SparkAdapter
+
+    def backticks(match: re.Match[str]) -> str:
+        text = match.group(0)
+        if not text.startswith('"'):
+            return text
+        return SparkAdapter.quote_identifier(text[1:-1].replace('""', '"'))
+
+    quoted = re.sub(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"]|\"\")*\"", backticks, sql)
+    return SparkAdapter("spark:", "spark:")._finalize_sql(quoted)
 
 
 def _with_database(url: str, dbname: str) -> str:

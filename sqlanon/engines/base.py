@@ -39,6 +39,11 @@ class EngineAdapter:
     #: Session-private temporary tables exist and vanish when the connection ends: scratch tables are created
     #: so (``sql/common/macros/scratch.sql.j2``); without, they are plain tables the session drops at its end.
     SUPPORTS_TEMPORARY_TABLES: ClassVar[bool] = True
+    #: Scratch tables take UPDATE, DELETE and INSERT: the methods that refine their tables step by step
+    #: (microaggregation, local recoding, cloaking, related tables) require it (``AnonymizationMethod.REQUIRES``).
+    SUPPORTS_UPDATES: ClassVar[bool] = True
+    #: Runs are recorded in the database's run history (``sqlanon/history/``): its tables are updated in place.
+    SUPPORTS_RUN_HISTORY: ClassVar[bool] = True
     #: The engine can read a CSV file on the client's disk itself (``source.csv``).
     SUPPORTS_CSV_SOURCE: ClassVar[bool] = False
     #: A release's rows are grouped on their raw values before the hierarchy lookups are joined

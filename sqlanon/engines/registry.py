@@ -30,6 +30,8 @@ def mask_url(url: str) -> str:
     """
     if url.startswith("duckdb:"):
         return url  # file paths carry no credentials; keep them readable (':memory:' unescaped)
+    if url.startswith(("spark:", "sc:")):
+        return mask_spark_url(url)
     from sqlalchemy.engine import make_url  # imported here: half a second of start-up DuckDB runs skip
     from sqlalchemy.exc import ArgumentError
 
@@ -40,6 +42,30 @@ def mask_url(url: str) -> str:
     # libpq also takes the password as a query parameter (?password=...).
     secret = {k: "***" for k in parsed.query if k.lower() == "password"}
     return parsed.update_query_dict(secret).render_as_string(hide_password=True)
+
+
+#: Parts of a Spark setting's name that mark its value as a secret (spark.authenticate.secret,
+#: spark.hadoop.fs.s3a.secret.key, a Spark Connect token, ...).
+_SECRET_WORDS = ("secret", "password", "token", "credential", "key")
+
+
+def mask_spark_url(url: str) -> str:
+    """A Spark URL with the values of secret settings replaced by ``***``: query parameters of ``spark://``
+    URLs, ``;name=value`` parameters of Spark Connect ``sc://`` URLs.
+
+    >>> mask_spark_url('sc://head:15002/;token=abc;user_id=ann')
+    'sc://head:15002/;token=***;user_id=ann'
+    >>> mask_spark_url('spark:///?master=local[2]&spark.hadoop.fs.s3a.secret.key=abc')
+    'spark:///?master=local[2]&spark.hadoop.fs.s3a.secret.key=***'
+    """
+    import re
+
+    def hide(match: re.Match[str]) -> str:
+        name = match.group(2).lower()
+        return match.group(1) + match.group(2) + "=" + ("***" if any(w in name for w in _SECRET_WORDS)
+                                                        else match.group(3))
+
+    return re.sub(r"([?&;])([^=&;?]+)=([^&;]*)", hide, url)
 
 
 @dataclass(frozen=True)
@@ -75,6 +101,10 @@ ENGINES: tuple[EngineEntry, ...] = (
         name="postgresql", url_prefixes=(), backends=("postgresql", "postgres"), connection=("psycopg", "Connection"),
         connection_label="psycopg", adapter="sqlanon.engines.postgres:PostgresAdapter",
         node_query_tuning="sqlanon.engines.postgres_tuning:PostgresNodeQueryTuning",
+    ),
+    EngineEntry(
+        name="spark", url_prefixes=("spark:", "sc:"), backends=(), connection=("pyspark.sql", "SparkSession"),
+        connection_label="SparkSession", adapter="sqlanon.engines.spark:SparkAdapter",
     ),
 )
 

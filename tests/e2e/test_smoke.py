@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import pytest
+
 import sqlanon
 from sqlanon.config import parse_config
 
 
+@pytest.mark.spark
 def test_small_table_with_nulls(engine, tmp_path):
     rows = [(i, 20 + i % 7 if i % 5 else None, "F" if i % 2 else "M", "x") for i in range(40)]
     engine.create_table("people", {"id": "INTEGER", "age": "INTEGER", "sex": "VARCHAR", "note": "VARCHAR"}, rows)

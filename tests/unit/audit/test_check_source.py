@@ -8,8 +8,13 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tests.helpers import Engine, invoke
 from tests.unit.test_audit import check_json, expect_error, leftover_tables, write_hierarchy
+
+#: Runs on Spark too (the engine fixture's Spark instances).
+pytestmark = pytest.mark.spark
 
 ZIP = ["13053;1305*;130**;*", "13068;1306*;130**;*", "14853;1485*;148**;*", "14850;1485*;148**;*"]
 

@@ -1,0 +1,97 @@
+"""The Spark engine's URLs and errors (the engine suite's Spark instances are marked ``spark``, tests/conftest.py).
+
+Exit codes: 2 invalid config or input, 1 an engine that cannot be reached or fails."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from sqlanon.engines.spark import SparkAdapter, parse_spark_url
+from tests.bad_input import base_config, config_file, expect_error
+from tests.helpers import Engine, make_people, people_config, write_config
+
+SECRET = "s3cr3t-value"
+
+
+def test_local_url_with_a_warehouse_keeps_its_catalog_there(tmp_path: Path) -> None:
+    master, remote, settings, database = parse_spark_url("spark:///?master=local[2]&warehouse=wh&database=sales",
+                                                         base_dir=tmp_path)
+    assert (master, remote, database) == ("local[2]", None, "sales")
+    assert settings["spark.sql.warehouse.dir"] == str(tmp_path / "wh")
+    assert settings["spark.sql.catalogImplementation"] == "hive"
+    assert str(tmp_path / "wh" / "metastore_db") in settings["spark.hadoop.javax.jdo.option.ConnectionURL"]
+
+
+def test_cluster_and_connect_urls() -> None:
+    master, remote, settings, _ = parse_spark_url("spark://head:7077/?spark.executor.memory=4g&warehouse=/wh")
+    assert (master, remote) == ("spark://head:7077", None)
+    # A cluster's catalog is the cluster's own (its hive-site.xml), not a Derby metastore in the warehouse.
+    assert settings == {"spark.executor.memory": "4g", "spark.sql.warehouse.dir": "/wh"}
+    assert parse_spark_url("sc://head:15002/;token=x")[:2] == (None, "sc://head:15002/;token=x")
+
+
+def test_url_errors_name_the_parameter_and_hide_secrets(tmp_path: Path) -> None:
+    url = f"spark:///?master=local[1]&datbase=x&spark.hadoop.fs.s3a.secret.key={SECRET}"
+    err = expect_error(["anonymize", config_file(tmp_path, base_config(url))], 2,
+                       "unknown Spark URL parameter 'datbase'", "database", "secret.key=***")
+    assert SECRET not in err
+    url = "spark://head:7077/?master=local[2]"
+    expect_error(["anonymize", config_file(tmp_path, base_config(url))], 2, "not both")
+
+
+def test_quoting_and_spelling() -> None:
+    adapter = SparkAdapter("spark:", "spark:")
+    assert adapter.quote_qualified(("a`b", "c")) == "`a``b`.`c`"
+    sql = "SELECT CAST(x AS VARCHAR(3)), CAST(y AS DOUBLE PRECISION) -- TEXT\nFROM `TEXT` WHERE z = 'NUMERIC'"
+    assert adapter._finalize_sql(sql) == ("SELECT CAST(x AS VARCHAR(3)), CAST(y AS DOUBLE) -- TEXT\n"
+                                          "FROM `TEXT` WHERE z = 'NUMERIC'")
+
+
+@pytest.mark.spark
+def test_a_missing_table_is_an_input_error(engine: Engine, tmp_path: Path) -> None:
+    engine.create_table("other", {"id": "INTEGER"}, [(1,)])
+    path = write_config(tmp_path / "c.yaml", people_config(engine.url))
+    expect_error(["anonymize", path], 2, "people", "not found")
+
+
+@pytest.mark.spark
+def test_the_output_is_published_and_replaced(engine: Engine, tmp_path: Path) -> None:
+    """A first run creates the output; a second replaces it (on Spark by the staged swap, which leaves no
+    sqlanon_new_/sqlanon_old_ table behind); scratch views are gone after each run."""
+    import sqlanon
+
+    make_people(engine)
+    cfg = people_config(engine.url)
+    cfg["output"]["if_exists"] = "replace"
+    path = write_config(tmp_path / "c.yaml", cfg)
+    for _ in range(2):
+        result = sqlanon.anonymize(path)
+        assert result.verified and result.output_rows == engine.execute('SELECT count(*) FROM "people_out"')[0][0]
+        assert engine.tables() == {"people", "people_out"}
+    if engine.name == "spark":
+        assert not [t for t in engine.con.catalog.listTables() if t.isTemporary]
+
+
+@pytest.mark.spark
+def test_a_method_the_engine_cannot_run_is_refused(engine: Engine, tmp_path: Path) -> None:
+    """Spark's tables take no UPDATE: the methods that refine their tables step by step are refused (exit 2)
+    before any work, naming the method and the engine; DuckDB and PostgreSQL run it."""
+    engine.create_table("nums", {"id": "INTEGER", "x": "DOUBLE PRECISION", "y": "DOUBLE PRECISION"},
+                        [(i, float(i % 7), float(i % 5)) for i in range(12)])
+    path = write_config(tmp_path / "m.yaml", {
+        "method": "microaggregation",
+        "source": {"url": engine.url, "table": "nums"},
+        "output": {"table": "nums_k3"},
+        "attributes": {"id": {"role": "identifier"}, "x": {"role": "quasi_identifier"},
+                       "y": {"role": "quasi_identifier"}},
+        "privacy": {"k": 3},
+        "history": {"enabled": False},
+    })
+    if engine.name == "spark":
+        expect_error(["anonymize", path], 2, "method: microaggregation needs SUPPORTS_UPDATES", "spark engine")
+    else:
+        from tests.helpers import invoke
+
+        assert invoke("anonymize", path).exit_code == 0
