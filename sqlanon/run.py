@@ -46,7 +46,7 @@ def perform_run(
     with Session(cfg, db) as session:
         method_cls.check_engine(session.adapter)
         # An in-memory database vanishes with the run: recording history there would only cost time.
-        record = cfg.history.enabled and session.adapter.SUPPORTS_RUN_HISTORY and not session.adapter.ephemeral
+        record = cfg.history.enabled and not session.adapter.ephemeral
         recorder = RunRecorder.start(session.adapter, cfg, command) if record else None
         try:
             method = method_cls(session)

@@ -41,9 +41,10 @@ class Engine:
     def spark_database(cls, spark: Any, dbname: str) -> Engine:
         """A fresh schema of the test run's one Spark session (``spark_session``): sqlanon's adapter finds
         the session active in this process and uses it, with ``database`` as its current schema."""
+        before = {d.name for d in spark.catalog.listDatabases()}
         spark.sql(f"CREATE DATABASE `{dbname}`")
         spark.sql(f"USE `{dbname}`")
-        return cls("spark", f"spark:///?database={dbname}", spark, _dbname=dbname)
+        return cls("spark", f"spark:///?database={dbname}", spark, _dbname=dbname, extra={"schemas": before})
 
     @classmethod
     def postgres_database(cls, server_url: str, dbname: str) -> Engine:
@@ -139,8 +140,11 @@ class Engine:
 
     def close(self) -> None:
         if self.name == "spark":
-            self.con.sql(f"DROP DATABASE IF EXISTS `{self._dbname}` CASCADE")
+            # Schemas are the catalog's, shared by the tests of the run: the test's own (its database) and
+            # those it made (a history schema) go with it.
             self.con.sql("USE default")
+            for schema in {d.name for d in self.con.catalog.listDatabases()} - self.extra["schemas"]:
+                self.con.sql(f"DROP DATABASE IF EXISTS `{schema}` CASCADE")
             for view in self.con.catalog.listTables():  # scratch views a failed test's run left
                 if view.isTemporary:
                     self.con.catalog.dropTempView(view.name)

@@ -39,11 +39,10 @@ class EngineAdapter:
     #: Session-private temporary tables exist and vanish when the connection ends: scratch tables are created
     #: so (``sql/common/macros/scratch.sql.j2``); without, they are plain tables the session drops at its end.
     SUPPORTS_TEMPORARY_TABLES: ClassVar[bool] = True
-    #: Scratch tables take UPDATE, DELETE and INSERT: the methods that refine their tables step by step
-    #: (microaggregation, local recoding, cloaking, related tables) require it (``AnonymizationMethod.REQUIRES``).
+    #: Tables take UPDATE and DELETE: the methods that refine their tables step by step (microaggregation, local
+    #: recoding, cloaking, related tables) require it (``AnonymizationMethod.REQUIRES``); without, the run
+    #: history records a run's end as a second row (``history/runs.py``).
     SUPPORTS_UPDATES: ClassVar[bool] = True
-    #: Runs are recorded in the database's run history (``sqlanon/history/``): its tables are updated in place.
-    SUPPORTS_RUN_HISTORY: ClassVar[bool] = True
     #: The engine can read a CSV file on the client's disk itself (``source.csv``).
     SUPPORTS_CSV_SOURCE: ClassVar[bool] = False
     #: A release's rows are grouped on their raw values before the hierarchy lookups are joined
@@ -305,6 +304,11 @@ class EngineAdapter:
         """The keys (as ``Relation.key``) of every relation that reading the view ``relation`` reads, through
         the views it reads in turn; empty for a table. A run reads these too, so its output may replace none."""
         raise NotImplementedError  # pragma: no cover
+
+    def history_exists(self, schema: str) -> bool:
+        """Whether the run history's version table exists in ``schema``, read in a way that cannot fail (a
+        failed statement would end the transaction an upgrade reads it in)."""
+        return int(self.run("history/history_version.sql.j2", schema=schema)[0][0]) > 0
 
     def table_exists(self, table: Sequence[str]) -> bool:
         try:

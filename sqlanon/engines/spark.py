@@ -41,15 +41,21 @@ LOCAL_DEFAULTS = {
 }
 #: Errors that mean a name the user gave does not exist (an input error, exit 2), by Spark's error condition.
 _NOT_FOUND = ("TABLE_OR_VIEW_NOT_FOUND", "SCHEMA_NOT_FOUND", "UNRESOLVED_COLUMN", "PATH_NOT_FOUND")
-#: Words of the common templates (DuckDB's and PostgreSQL's SQL) as Spark spells them: type names, and CTE
-#: materialization hints, which Spark has none of (it plans each CTE reference itself).
+#: Errors about a name the user gave that Spark cannot use (a config error, exit 2).
+_BAD_NAME = ("INVALID_SCHEMA_OR_RELATION_NAME", "INVALID_IDENTIFIER", "REQUIRES_SINGLE_PART_NAMESPACE")
+#: Words of the common templates (DuckDB's and PostgreSQL's SQL) as Spark spells them: type names, CTE
+#: materialization hints, which Spark has none of (it plans each CTE reference itself), and the history's
+#: primary keys, which Spark's parquet tables do not take (run ids are random; sqlanon never inserts one twice
+#: but for a run's end where tables take no UPDATE, history/runs.py).
 SPELLINGS = {"VARCHAR": "STRING", "TEXT": "STRING", "DOUBLE PRECISION": "DOUBLE", "HUGEINT": "DECIMAL(38, 0)",
-             "NUMERIC": "DECIMAL(38, 18)", "JSON": "STRING", "NOT MATERIALIZED ": "", "MATERIALIZED ": ""}
+             "NUMERIC": "DECIMAL(38, 18)", "JSON": "STRING", "NOT MATERIALIZED ": "", "MATERIALIZED ": "",
+             "PRIMARY KEY": ""}
 #: What ``_finalize_sql`` leaves as it is: string literals, quoted identifiers, comments; else a word to respell
 #: (a type name not followed by a length: VARCHAR(10) is Spark's too).
 _TOKENS = re.compile(r"'(?:[^'\\]|\\.)*'|`(?:[^`]|``)*`|--[^\n]*|/\*.*?\*/|"
                      r"\b(VARCHAR|TEXT|DOUBLE PRECISION|HUGEINT|NUMERIC|JSON)\b(?!\s*\()|"
-                     r"(?<=\bAS )((?:NOT )?MATERIALIZED )(?=\()", re.DOTALL)
+                     r"(?<=\bAS )((?:NOT )?MATERIALIZED )(?=\()|,\s*PRIMARY KEY\s*\([^)]*\)|\s(PRIMARY KEY)\b",
+                     re.DOTALL)
 #: A statement's leading comment lines (the templates' headers).
 _HEADER = re.compile(r"(?:\s*--[^\n]*\n)*\s*")
 _INSERT = re.compile(r"INSERT INTO (`(?:[^`]|``)+`)\s*(.*)\Z", re.DOTALL)
@@ -64,9 +70,8 @@ class SparkAdapter(EngineAdapter):
     # take no REPLACE, so the output is published by the staged swap.
     SUPPORTS_REPLACE_TABLE = False
     SUPPORTS_TEMPORARY_TABLES = True  # cached temporary views (sql/spark/macros/scratch.sql.j2)
-    # Spark's parquet tables take no UPDATE or DELETE: neither the history's run rows (started, then finished)
-    # nor the methods that refine their scratch tables step by step.
-    SUPPORTS_RUN_HISTORY = False
+    # Spark's parquet tables take no UPDATE or DELETE: the history records a run's end as a second row
+    # (history/runs.py), and the methods that refine their scratch tables step by step are refused.
     SUPPORTS_UPDATES = False
     UNGROUPABLE_TYPES = frozenset({"map"})
     PLACEHOLDER = "?"
@@ -178,8 +183,7 @@ class SparkAdapter(EngineAdapter):
         >>> SparkAdapter("spark:", "spark:")._finalize_sql("WITH b AS NOT MATERIALIZED (SELECT 1) SELECT * FROM b")
         'WITH b AS (SELECT 1) SELECT * FROM b'
         """
-        return _TOKENS.sub(lambda m: SPELLINGS[m.group(1) or m.group(2)] if m.group(1) or m.group(2) else m.group(0),
-                           text)
+        return _TOKENS.sub(_respell, text)
 
     # -- execution -------------------------------------------------------------------------------
     def _execute(self, sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
@@ -204,6 +208,8 @@ class SparkAdapter(EngineAdapter):
             condition = _condition(exc)
             if condition in _NOT_FOUND:
                 raise InputError(f"{self.display_url}: {_first_line(exc)}") from None
+            if condition in _BAD_NAME:
+                raise ConfigError(f"{self.display_url}: {_first_line(exc)}") from None
             if condition == "OPERATION_CANCELED" or "cancelled" in str(exc).lower():
                 raise KeyboardInterrupt from None
             raise EngineError(f"Spark error on {self.display_url}: {_first_line(exc)}") from None
@@ -305,6 +311,10 @@ class SparkAdapter(EngineAdapter):
         return Relation(spelled=name.text, parts=tuple(exact), key=tuple(p.lower() for p in exact), kind=kind,
                         schema_exists=schema_exists or kind is not None, writable=True)
 
+    def history_exists(self, schema: str) -> bool:
+        """From the catalog: Spark's session catalog has no information_schema."""
+        return bool(self._spark.catalog.tableExists(self.quote_qualified((schema, "run_history_version"))))
+
     def resolve_schema(self, name: SpelledName) -> str:
         return name.parts[-1].lower()
 
@@ -328,6 +338,14 @@ class SparkAdapter(EngineAdapter):
                 database = ident.database().get() if ident.database().isDefined() else self._current()[1]
                 found.add((catalog.lower(), database.lower(), ident.table().lower()))
         return sorted(found)
+
+
+def _respell(match: re.Match[str]) -> str:
+    """One token of ``_TOKENS`` as Spark takes it: a word respelled, a table's primary key left out."""
+    word = match.group(1) or match.group(2) or match.group(3)
+    if word:
+        return SPELLINGS[word]
+    return "" if "PRIMARY KEY" in match.group(0) else match.group(0)
 
 
 def _catalog_table(leaf: Any) -> Any:

@@ -1,8 +1,10 @@
 """Recording runs in the history schema, and reading them back (``sqlanon runs list/show``).
 
 A run is inserted as ``running`` before any work and updated when it ends (``succeeded``, ``unverified``,
-``no_solution``, ``failed``, ``interrupted``). A killed process leaves ``running``; the row names the host
-and process id, so ``runs list`` marks it as gone when that process no longer exists on this host.
+``no_solution``, ``failed``, ``interrupted``). Where tables take no UPDATE (``SUPPORTS_UPDATES``: Spark), the
+end is a second row of the same run, whole, which readers prefer (``history/select_runs.sql.j2``). A killed
+process leaves ``running``; the row names the host and process id, so ``runs list`` marks it as gone when that
+process no longer exists on this host.
 """
 
 from __future__ import annotations
@@ -76,6 +78,9 @@ class RunRecorder:
     adapter: EngineAdapter
     schema: str
     run_id: str = field(default_factory=lambda: uuid.uuid4().hex[:16])
+    #: The values the run's row was inserted with (the whole row is inserted again at the end where tables
+    #: take no UPDATE).
+    started: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
     def start(cls, adapter: EngineAdapter, cfg: AnonymizeConfig, command: str) -> RunRecorder:
@@ -85,13 +90,14 @@ class RunRecorder:
         require_current(adapter, schema, create=cfg.history.create)
         recorder = cls(adapter, schema)
         config = public_config(cfg)
-        recorder._insert("runs", {
+        recorder.started = {
             "run_id": recorder.run_id, "command": command, "status": "running", "started_at": _now(),
             "sqlanon_version": __version__, "config_file": _config_file(cfg),
             "config_json": json.dumps(config), "config_hash": config_hash(config), "method": cfg.method,
             "source_table": cfg.source.table or (str(cfg.source.csv) if cfg.source.csv else None),
             "output_table": cfg.output.table, "host": socket.gethostname(), "pid": os.getpid(),
-        })
+        }
+        recorder._insert("runs", recorder.started)
         return recorder
 
     def _insert(self, table: str, values: dict[str, Any]) -> None:
@@ -100,6 +106,9 @@ class RunRecorder:
 
     def _update(self, values: dict[str, Any]) -> None:
         assert set(values) <= set(COLUMNS["runs"]), set(values) - set(COLUMNS["runs"])
+        if not self.adapter.SUPPORTS_UPDATES:
+            self._insert("runs", {**self.started, **values})
+            return
         self.adapter.run("history/update_run.sql.j2", schema=self.schema, run_id=self.run_id, values=values)
 
     def succeeded(self, result: Any, report: dict[str, Any] | None, nodes: list[tuple[str, str, float | None]]) -> None:
@@ -139,7 +148,7 @@ class RunRecorder:
             fresh = self.adapter.fresh()
             fresh.connect()
             try:
-                RunRecorder(fresh, self.schema, self.run_id)._update(values)
+                RunRecorder(fresh, self.schema, self.run_id, self.started)._update(values)
             finally:
                 fresh.close()
         except BaseException:  # noqa: BLE001 - the database is unreachable; runs list shows the run as gone

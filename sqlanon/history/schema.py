@@ -72,7 +72,7 @@ def resolve_schema(adapter: EngineAdapter, schema: str) -> str:
 
 def current_version(adapter: EngineAdapter, schema: str) -> int:
     """The highest applied version; 0 when the history schema (or its version table) does not exist."""
-    if int(adapter.run("history/history_version.sql.j2", schema=schema)[0][0]) == 0:
+    if not adapter.history_exists(schema):
         return 0
     versions = [int(r[0]) for r in adapter.run("history/applied_versions.sql.j2", schema=schema)]
     return max(versions, default=0)

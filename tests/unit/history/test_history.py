@@ -34,6 +34,9 @@ from sqlanon.history.schema import COLUMNS, head, migrations, upgrade
 from tests.helpers import Engine, invoke, one_json_object, quote, write_config
 from tests.helpers import people_config as cli_people_config
 
+#: Runs on Spark too (the engine fixture's Spark instances), where a run's end is a second row.
+pytestmark = pytest.mark.spark
+
 SQLANON = Path(sys.executable).with_name("sqlanon")
 DEFAULT = "sqlanon"
 #: Quotes, a semicolon, spaces, a percent sign and unicode (no '?': the test helpers rewrite it for psycopg).
@@ -52,6 +55,8 @@ REQUIRED = ("run_id", "command", "status", "started_at", "sqlanon_version", "con
 
 def sql(engine: Engine, query: str, params: Sequence[Any] = ()) -> list[tuple]:
     """Run SQL with ``?`` placeholders; unlike Engine.execute, a '%' in a quoted identifier stays intact."""
+    if engine.name == "spark":
+        return engine.execute(query, params)
     if engine.name == "duckdb":
         import duckdb
 
@@ -75,6 +80,10 @@ def qn(schema: str, table: str) -> str:
 
 def db_columns(engine: Engine, schema: str) -> dict[str, tuple[str, ...]]:
     """The history schema's tables and their columns, in column order, as the database reports them."""
+    if engine.name == "spark":
+        catalog = engine.con.catalog
+        return {t.name: tuple(c.name for c in catalog.listColumns(t.name, schema))
+                for t in catalog.listTables(schema) if not t.isTemporary} if catalog.databaseExists(schema) else {}
     rows = sql(engine, "SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = ? "
                        "ORDER BY table_name, ordinal_position", [schema])
     out: dict[str, list[str]] = {}
@@ -83,11 +92,23 @@ def db_columns(engine: Engine, schema: str) -> dict[str, tuple[str, ...]]:
     return {t: tuple(c) for t, c in out.items()}
 
 
+def column_types(engine: Engine, schema: str, table: str) -> dict[str, str]:
+    """Column name -> declared type (information_schema's data_type; Spark's catalog's dataType)."""
+    if engine.name == "spark":
+        return {c.name: c.dataType for c in engine.con.catalog.listColumns(table, schema)}
+    return dict(sql(engine, "SELECT column_name, data_type FROM information_schema.columns "
+                            "WHERE table_schema = ? AND table_name = ?", [schema, table]))
+
+
 def schemas(engine: Engine) -> set[str]:
+    if engine.name == "spark":
+        return {d.name for d in engine.con.catalog.listDatabases()}
     return {r[0] for r in sql(engine, "SELECT schema_name FROM information_schema.schemata")}
 
 
 def table_exists(engine: Engine, name: str) -> bool:
+    if engine.name == "spark":
+        return any(engine.con.catalog.tableExists(name, d.name) for d in engine.con.catalog.listDatabases())
     return bool(sql(engine, "SELECT count(*) FROM information_schema.tables WHERE table_name = ?", [name])[0][0])
 
 
@@ -197,8 +218,7 @@ def test_upgrade_step_by_step_from_every_earlier_version_keeps_old_rows(engine: 
         if start >= 1:
             assert set(REQUIRED) <= set(columns_then)
             # A row as that version wrote it: every column of that version filled in.
-            types = dict(sql(engine, "SELECT column_name, data_type FROM information_schema.columns "
-                                     "WHERE table_schema = ? AND table_name = 'runs'", [schema]))
+            types = column_types(engine, schema, "runs")
             values = {c: sample_value(types[c], json.dumps({c: start}) if c.endswith("_json") else f"v{start}-{c}")
                       for c in columns_then}
             values["run_id"] = f"old{start}run"
@@ -277,6 +297,12 @@ def test_upgrade_to_a_version_that_does_not_exist(engine: Engine) -> None:
 
 def test_hostile_schema_name_via_option_and_config(engine: Engine, tmp_path: Path) -> None:
     engine.create_table("x", {"decoy": "INTEGER"}, [(1,)])
+    if engine.name == "spark":
+        # Spark's session catalog takes letters, digits and _ only in schema names: refused, nothing made.
+        refused = invoke("db", "upgrade", "--db", engine.url, "--schema", quote(HOSTILE))
+        assert refused.exit_code == 2 and "not a valid name" in refused.stderr, refused.output
+        assert HOSTILE not in schemas(engine) and engine.execute('SELECT * FROM "x"') == [(1,)]
+        return
     # Double-quoted, the name is exact on both engines (unquoted, PostgreSQL would fold its capitals).
     up = run_ok("db", "upgrade", "--db", engine.url, "--schema", quote(HOSTILE))
     assert up["schema"] == HOSTILE and up["applied"] == migration_names()
