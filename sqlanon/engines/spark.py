@@ -110,6 +110,7 @@ class SparkAdapter(EngineAdapter):
             ) from None
         builder = SparkSession.builder
         if self.remote is not None:
+            self._reach_server()
             builder = builder.remote(self.remote)
         else:
             # The session of this thread, else the process's (another thread's: getActiveSession is per thread).
@@ -133,6 +134,17 @@ class SparkAdapter(EngineAdapter):
         if self._started:
             self._spark.sparkContext.setLogLevel("ERROR")
         self._use_database()
+
+    def _reach_server(self) -> None:
+        """A Spark Connect server that does not answer is an error within seconds: the gRPC client would retry
+        with back-off for minutes before its first statement failed."""
+        import socket
+
+        address = urlsplit(self.remote.split(";", 1)[0])  # type: ignore[union-attr]
+        try:
+            socket.create_connection((address.hostname or "localhost", address.port or 15002), timeout=10).close()
+        except OSError as exc:
+            raise EngineError(f"cannot connect to {self.display_url}: {exc}") from None
 
     def _use_database(self) -> None:
         if self.database:
