@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -181,6 +182,16 @@ class SourceConfig(_Strict):
     table: str | None = None
     csv: Path | None = None
     delimiter: str | None = Field(default=None, min_length=1, max_length=1)
+
+    @field_validator("table")
+    @classmethod
+    def _file_path(cls, table: str | None) -> str | None:
+        """``parquet:/data/x.parquet`` (a path an engine reads as a table: Spark) as the name Spark gives it,
+        ``parquet."/data/x.parquet"``."""
+        match = re.fullmatch(r"(csv|parquet|json|orc):(.+)", table or "", re.DOTALL)
+        if match is None:
+            return table
+        return f'{match.group(1)}."{match.group(2).replace(chr(34), chr(34) * 2)}"'
 
     @model_validator(mode="after")
     def _table_or_csv(self) -> SourceConfig:

@@ -56,6 +56,9 @@ _TOKENS = re.compile(r"'(?:[^'\\]|\\.)*'|`(?:[^`]|``)*`|--[^\n]*|/\*.*?\*/|"
                      r"\b(VARCHAR|TEXT|DOUBLE PRECISION|HUGEINT|NUMERIC|JSON)\b(?!\s*\()|"
                      r"(?<=\bAS )((?:NOT )?MATERIALIZED )(?=\()|,\s*PRIMARY KEY\s*\([^)]*\)|\s(PRIMARY KEY)\b",
                      re.DOTALL)
+#: File formats Spark reads a path of as a table: ``source.table: parquet:/data/adult.parquet`` (the config's
+#: spelling of Spark's own ``parquet.`/data/adult.parquet```).
+FILE_FORMATS = ("parquet", "csv", "json", "orc")
 #: A statement's leading comment lines (the templates' headers).
 _HEADER = re.compile(r"(?:\s*--[^\n]*\n)*\s*")
 _INSERT = re.compile(r"INSERT INTO (`(?:[^`]|``)+`)\s*(.*)\Z", re.DOTALL)
@@ -305,6 +308,8 @@ class SparkAdapter(EngineAdapter):
         current catalog, three catalog.schema.table."""
         catalog, database = self._current()
         parts = name.parts
+        if len(parts) == 2 and parts[0].lower() in FILE_FORMATS and name.quoted[1]:
+            return self._file_source(name)
         exact = {1: (catalog, database, *parts), 2: (catalog, *parts), 3: parts}.get(len(parts))
         if exact is None:
             raise ConfigError(f"table name {name.text!r}: Spark names have at most three parts")
@@ -322,6 +327,25 @@ class SparkAdapter(EngineAdapter):
         schema_exists = self._spark.catalog.databaseExists(self.quote_qualified(exact[:-1]))
         return Relation(spelled=name.text, parts=tuple(exact), key=tuple(p.lower() for p in exact), kind=kind,
                         schema_exists=schema_exists or kind is not None, writable=True)
+
+    def _file_source(self, name: SpelledName) -> Relation:
+        """Files read by Spark as the source: a temporary view of the session over them (CSV with a header line,
+        its column types inferred), named for the path, so that every statement reads what was checked. Kind
+        None (not found) when Spark cannot read them; never writable."""
+        import hashlib
+
+        fmt, path = name.parts[0].lower(), name.parts[1]
+        view = f"sqlanon_file_{hashlib.sha256(f'{fmt}:{path}'.encode()).hexdigest()[:12]}"
+        options = ", header 'true', inferSchema 'true'" if fmt == "csv" else ""
+        try:
+            self._sql(f"CREATE OR REPLACE TEMPORARY VIEW {self.quote_identifier(view)} USING {fmt} "
+                      f"OPTIONS (path {self.sql_literal(path)}{options})", [])
+            self._sql(f"SELECT * FROM {self.quote_identifier(view)} LIMIT 0", [])
+            kind: str | None = "view"
+        except (InputError, EngineError):
+            kind = None
+        return Relation(spelled=name.text, parts=(view,), key=("file", fmt, path), kind=kind, schema_exists=True,
+                        writable=False)
 
     def history_exists(self, schema: str) -> bool:
         """From the catalog: Spark's session catalog has no information_schema."""

@@ -5,6 +5,7 @@ Exit codes: 2 invalid config or input, 1 an engine that cannot be reached or fai
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -95,3 +96,28 @@ def test_a_method_the_engine_cannot_run_is_refused(engine: Engine, tmp_path: Pat
         from tests.helpers import invoke
 
         assert invoke("anonymize", path).exit_code == 0
+
+
+@pytest.mark.parametrize("fmt", ["parquet", "csv"])
+def test_files_read_by_spark_are_a_source(spark_session: Any, tmp_path: Path, fmt: str) -> None:
+    """``source.table: parquet:/path`` (or csv:, with a header line): Spark reads the files as the source; the
+    output is a table of the catalog; a path Spark cannot read is an input error naming it."""
+    import sqlanon
+    from tests.helpers import people_rows
+
+    engine = Engine.spark_database(spark_session, f"t_files_{fmt}")
+    try:
+        files = tmp_path / f"people.{fmt}"
+        frame = spark_session.createDataFrame(people_rows(), "id INT, age INT, sex STRING, zip STRING, name STRING")
+        (frame.write.option("header", True).csv(str(files)) if fmt == "csv" else frame.write.parquet(str(files)))
+        cfg = people_config(engine.url)
+        cfg["source"]["table"] = f"{fmt}:{files}"
+        cfg["history"] = {"enabled": False}
+        result = sqlanon.anonymize(write_config(tmp_path / "c.yaml", cfg))
+        assert result.verified and result.rows == 60
+        assert engine.tables() == {"people_out"}
+        cfg["source"]["table"] = f"{fmt}:{tmp_path / 'missing'}"
+        expect_error(["anonymize", write_config(tmp_path / "m.yaml", cfg)], 2, "source.table", "missing",
+                     "not found")
+    finally:
+        engine.close()
