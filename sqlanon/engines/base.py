@@ -56,6 +56,8 @@ class EngineAdapter:
     UNGROUPABLE_TYPES: ClassVar[frozenset[str]] = frozenset()
     #: Placeholder the DB-API driver expects for one positional bind parameter.
     PLACEHOLDER: ClassVar[str] = "?"
+    #: What is not SQL to look into (``display_sql``): string literals, quoted identifiers, comments.
+    QUOTED_TEXT: ClassVar[str] = r"'(?:[^']|'')*'|\"(?:[^\"]|\"\")*\"|--[^\n]*|/\*.*?\*/"
     # The generalization method's node query tuning is not the adapter's: ``sqlanon/evaluation/tuning.py``.
 
     def __init__(self, url: str, display_url: str) -> None:
@@ -138,8 +140,7 @@ class EngineAdapter:
             used += 1
             return self.sql_literal(values[used - 1])
 
-        text = re.sub(r"'(?:[^']|'')*'|\"(?:[^\"]|\"\")*\"|--[^\n]*|/\*.*?\*/|" + re.escape(self.PLACEHOLDER),
-                      substitute, sql, flags=re.DOTALL)
+        text = re.sub(self.QUOTED_TEXT + "|" + re.escape(self.PLACEHOLDER), substitute, sql, flags=re.DOTALL)
         if used != len(values):
             raise EngineError(f"explain: {used} placeholders for {len(values)} bind parameters")
         return text

@@ -50,10 +50,11 @@ _BAD_NAME = ("INVALID_SCHEMA_OR_RELATION_NAME", "INVALID_IDENTIFIER", "REQUIRES_
 SPELLINGS = {"VARCHAR": "STRING", "TEXT": "STRING", "DOUBLE PRECISION": "DOUBLE", "HUGEINT": "DECIMAL(38, 0)",
              "NUMERIC": "DECIMAL(38, 18)", "JSON": "STRING", "NOT MATERIALIZED ": "", "MATERIALIZED ": "",
              "PRIMARY KEY": ""}
-#: What ``_finalize_sql`` leaves as it is: string literals, quoted identifiers, comments; else a word to respell
-#: (a type name not followed by a length: VARCHAR(10) is Spark's too).
-_TOKENS = re.compile(r"'(?:[^'\\]|\\.)*'|`(?:[^`]|``)*`|--[^\n]*|/\*.*?\*/|"
-                     r"\b(VARCHAR|TEXT|DOUBLE PRECISION|HUGEINT|NUMERIC|JSON)\b(?!\s*\()|"
+#: Spark's string literals (escaped with a backslash), quoted identifiers (backticks) and comments.
+_QUOTED = r"'(?:[^'\\]|\\.)*'|`(?:[^`]|``)*`|--[^\n]*|/\*.*?\*/"
+#: What ``_finalize_sql`` leaves as it is (``_QUOTED``), else a word to respell (a type name not followed by a
+#: length: VARCHAR(10) is Spark's too).
+_TOKENS = re.compile(_QUOTED + r"|\b(VARCHAR|TEXT|DOUBLE PRECISION|HUGEINT|NUMERIC|JSON)\b(?!\s*\()|"
                      r"(?<=\bAS )((?:NOT )?MATERIALIZED )(?=\()|,\s*PRIMARY KEY\s*\([^)]*\)|\s(PRIMARY KEY)\b",
                      re.DOTALL)
 #: File formats Spark reads a path of as a table: ``source.table: parquet:/data/adult.parquet`` (the config's
@@ -78,6 +79,7 @@ class SparkAdapter(EngineAdapter):
     SUPPORTS_UPDATES = False
     UNGROUPABLE_TYPES = frozenset({"map"})
     PLACEHOLDER = "?"
+    QUOTED_TEXT = _QUOTED
 
     def __init__(self, url: str, display_url: str, master: str | None = None, remote: str | None = None,
                  settings: dict[str, str] | None = None, database: str | None = None) -> None:

@@ -28,6 +28,7 @@ from sqlanon.criteria import PrivacyCriterion
 from sqlanon.engines.base import EngineAdapter
 from sqlanon.engines.duckdb import DuckDBAdapter
 from sqlanon.engines.postgres import PostgresAdapter
+from sqlanon.engines.spark import SparkAdapter
 from sqlanon.evaluation.evaluator import CLASS_STATISTICS
 from sqlanon.methods.related_tables.cuts import masks as rt_masks
 from sqlanon.templates import sql_root, template_names
@@ -35,7 +36,7 @@ from tests.helpers import REPO
 
 SNAPSHOTS = REPO / "tests" / "snapshots"
 UPDATE = os.environ.get("SQLANON_UPDATE_SNAPSHOTS") == "1"
-ENGINES = ("duckdb", "postgres")
+ENGINES = ("duckdb", "postgres", "spark")
 PARAMS_PREFIX = "-- bind parameters: "
 
 # Hostile identifiers: an embedded double quote, a semicolon and a space (an injection attempt if it
@@ -942,6 +943,8 @@ RENDERED: set[str] = set()
 def make_adapter(engine: str) -> EngineAdapter:
     if engine == "duckdb":
         return DuckDBAdapter(":memory:", "duckdb:///:memory:")
+    if engine == "spark":
+        return SparkAdapter("spark:///?master=local[1]", "spark:///?master=local[1]")
     return PostgresAdapter(
         "postgresql://golden:secret@localhost:5432/golden", "postgresql+psycopg://golden:***@localhost:5432/golden"
     )
@@ -983,7 +986,7 @@ def snapshot_text(sql: str, params: list[Any]) -> str:
 
 
 def _placeholders(engine: str, sql: str) -> int:
-    if engine == "duckdb":
+    if engine in ("duckdb", "spark"):
         return sql.count("?")
     return len(re.findall("%s", sql.replace("%%", "")))
 
@@ -1046,8 +1049,8 @@ def test_duckdb_rendering_parses_as_one_statement(case: str) -> None:
 
 def test_hostile_identifiers_are_quoted() -> None:
     """The hostile identifier only ever appears quoted (embedded quote doubled), never bare."""
-    quoted = '"we""ird; col"'
     for engine in ENGINES:
+        quoted = make_adapter(engine).quote_identifier(WEIRD)
         sql, _ = render(engine, *CASES["write_output_remove"])
         assert quoted in sql
         rest = sql.replace(quoted, "")
@@ -1100,7 +1103,7 @@ def test_migrations_render_with_a_hostile_schema_name(engine: str) -> None:
             continue
         assert path.is_file(), f"no snapshot {path}; create it with SQLANON_UPDATE_SNAPSHOTS=1"
         assert snapshot_text(sql, params) == path.read_text(encoding="utf-8")
-        rest = sql.replace('"we""ird; col"', "")
+        rest = sql.replace(adapter.quote_identifier(WEIRD), "")
         assert "ird; col" not in rest
 
 
@@ -1117,3 +1120,37 @@ def test_compiled_templates_are_cached_between_processes_when_possible(tmp_path:
     assert render(_CompiledTemplates(str(tmp_path / "missing"))) == "SELECT 2"  # unwritable: compiled anyway
     monkeypatch.setenv("SQLANON_NO_TEMPLATE_CACHE", "1")
     assert _bytecode_cache() is None
+
+
+#: Templates the Spark adapter never runs, and why: their Spark renderings need not parse.
+NOT_RUN_ON_SPARK = {
+    "drop_tables.sql.j2": "SparkAdapter.drop_tables drops one table per statement",
+    "split_coded_tables.sql.j2": "coded tables are created one by one (EngineAdapter.create_coded_tables)",
+    "create_csv_staging.sql.j2": "SparkAdapter.stage_csv makes the staging view itself",
+    "load_csv_source.sql.j2": "no source.csv on Spark (SUPPORTS_CSV_SOURCE)",
+    "export_csv.sql.j2": "no output.csv on Spark (SUPPORTS_CSV_SOURCE)",
+    "catalog/find_tables_read.sql.j2": "SparkAdapter.tables_read reads the view's plan",
+}
+
+
+def test_every_spark_rendering_parses(spark_session: Any) -> None:
+    """Spark's parser accepts the Spark rendering of every template it may run, with the bind parameters in
+    place as literals (as Spark binds them): the methods Spark refuses (REQUIRES SUPPORTS_UPDATES) and the
+    templates of NOT_RUN_ON_SPARK aside."""
+    from sqlanon.methods import method_class
+
+    refused = tuple(f"methods/{name}/" for name in ("microaggregation", "local_recoding", "cloaking",
+                                                    "related_tables") if method_class(name).REQUIRES)
+    parser = spark_session._jsparkSession.sessionState().sqlParser()
+    adapter = make_adapter("spark")
+    failed = {}
+    for case in sorted(CASES):
+        template, context = CASES[case]
+        if template in NOT_RUN_ON_SPARK or template.startswith(refused):
+            continue
+        sql, params = adapter.render(template, **context)
+        try:
+            parser.parsePlan(adapter.display_sql(sql, params))
+        except Exception as exc:  # noqa: BLE001 - Spark's ParseException through Py4J
+            failed[case] = str(exc).strip().splitlines()[0]
+    assert not failed, failed

@@ -1,0 +1,47 @@
+-- encode_hierarchy: integer-code every level of a hierarchy and attach the Loss weight (c - 1) per level.
+-- c = number of non-NULL hierarchy rows (as written, duplicates included) carrying the same label
+-- at that level (SEMANTICS.md, Loss), divided later by max(N - 1, 1). A NULL cell costs 0 below the top
+-- and 1 at the top. Codes number a level's labels in byte order, NULL last (any fixed numbering would do).
+-- Each level's labels are grouped (hashing) and joined back: window functions over the whole hierarchy
+-- sorted it once per level, slow for a large hierarchy.
+-- context: lookup (raw), coded (new table), height, null_explicit (the hierarchy maps NULL itself), leaves (N:
+--          its non-NULL rows, describe_hierarchy.sql.j2), unique (survey_hierarchy.sql.j2 found a tree whose
+--          rows each have their own value, equal to l0: a value's label at level 0 is on no other row, so c is 1
+--          there, and the counts above come from the distinct label sequences from level 1 up, grouped once
+--          and summed per level, instead of a pass over every row per level), sequences (with unique: the
+--          survey's table of those
+--          sequences, label_sequences.sql.j2), null_sequence (with unique: the top label of the NULL row
+--          add_null_row.sql.j2 added after the sequences were grouped, its labels below NULL; else none),
+--          data (none, or {source, column}: code only the rows of the values in the source column, and the
+--          NULL row, as codes numbered among their labels; c still counts every row of the hierarchy. The
+--          caller decides when the scan of the source costs less than joining every row: see _code_in_database)
+-- columns: value, match_key, l{j} labels, g{j} codes, w{j} weights (INTEGER: at most the hierarchy's row count;
+--          a narrower frequency set scans faster, and the frequency set's cnt * w{j} is BIGINT)
+CACHE TABLE `sqlanon_0a1b2c3d_c0` AS
+WITH v AS (
+  -- the rows coded: one per value
+  SELECT value, `l0`, `l1`
+       , CAST(row_number() OVER (ORDER BY `l0` ASC NULLS LAST) AS INTEGER) AS g0
+  FROM `sqlanon_0a1b2c3d_h0`
+), sequences AS (
+  SELECT `l1`, c FROM `sqlanon_0a1b2c3d_h0_sequences`
+)
+, c1 AS (
+  SELECT label, CAST(row_number() OVER (ORDER BY label ASC NULLS LAST) AS INTEGER) AS g, c
+  FROM (
+    SELECT `l1` AS label, sum(c) AS c
+    FROM sequences GROUP BY `l1`
+  ) AS counted
+)
+SELECT v.value, CASE WHEN v.value IS NULL THEN 'N' ELSE 'V' || v.value END AS match_key
+     , v.`l0`
+     , v.g0 AS `g0`
+     , CAST(CASE WHEN v.`l0` IS NULL THEN 0
+            ELSE 0 END AS INTEGER) AS `w0`
+     , v.`l1`
+     , c1.g AS `g1`
+     , CAST(CASE WHEN v.`l1` IS NULL THEN 0
+            ELSE greatest(c1.c - 1, 0) END AS INTEGER) AS `w1`
+FROM v
+JOIN c1 ON c1.label IS NOT DISTINCT FROM v.`l1`
+-- bind parameters: []

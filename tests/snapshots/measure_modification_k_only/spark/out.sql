@@ -1,0 +1,29 @@
+-- measure_modification: the modification rate's cells of full-domain generalization at the chosen node, in one
+-- statement over the frequency set: the records, those suppressed (their classes judged exactly as
+-- find_failing_classes.sql.j2 judges them: k alone, or every privacy model and the population), and per
+-- quasi-identifier the kept records whose released label at the node's level differs from their value (a label
+-- equal to the value, as a hierarchy may repeat a value at level 1, is no modification; a NULL kept as NULL
+-- neither). A suppressed record's cells are all modified: the caller adds them.
+-- The frequency set is read once, grouped into the node's classes with their modified cells (each hierarchy's
+-- rows reduced to a flag per level-0 code first: a join of the frequency set's rows to them, then one GROUP BY
+-- as in a node query); with models, the judged classes are joined to those classes.
+-- context: as the node queries (NodeEvaluator.context, on the frequency set), plus hierarchies [{coded, level}]
+-- columns: records, suppressed, m0 .. m{q-1}
+WITH cells AS (
+  SELECT f.q0_2 AS k0, f.q1_1 AS k1, sum(f.cnt) AS s
+       , CASE WHEN sum(f.cnt) < ? THEN 1 ELSE 0 END AS failed
+       , sum(f.cnt * h0.modified) AS m0
+       , sum(f.cnt * h1.modified) AS m1
+  FROM `sqlanon_0a1b2c3d_fs` AS f
+  JOIN (SELECT DISTINCT g0, CASE WHEN `l2` IS DISTINCT FROM value THEN 1 ELSE 0 END AS modified
+        FROM `sqlanon_0a1b2c3d_c0`) AS h0 ON h0.g0 = f.q0_0
+  JOIN (SELECT DISTINCT g0, CASE WHEN `l1` IS DISTINCT FROM value THEN 1 ELSE 0 END AS modified
+        FROM `sqlanon_0a1b2c3d_c1`) AS h1 ON h1.g0 = f.q1_0
+  GROUP BY f.q0_2, f.q1_1
+)
+SELECT CAST(coalesce(sum(c.s), 0) AS BIGINT) AS records,
+       CAST(coalesce(sum(CASE WHEN c.failed = 1 THEN c.s END), 0) AS BIGINT) AS suppressed
+     , CAST(coalesce(sum(CASE WHEN c.failed = 0 THEN c.m0 END), 0) AS BIGINT) AS m0
+     , CAST(coalesce(sum(CASE WHEN c.failed = 0 THEN c.m1 END), 0) AS BIGINT) AS m1
+FROM cells AS c
+-- bind parameters: [5]

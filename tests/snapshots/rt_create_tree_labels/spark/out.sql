@@ -1,0 +1,25 @@
+-- create_tree_labels: each tree's labels as the structure check reads them: with the labels related below it in
+-- that tree (`below`, an array: NULL when none), so that whether a combination's two labels are related is an
+-- array lookup instead of a join per pair (joins the engines would plan over the combinations, which are far
+-- more than the trees), and whether it is one of the new labels of a specialization at `fresh`. A path's
+-- positions i < j give the relation path[i] ~> path[j] (read by position, as create_relations.sql.j2 does); a
+-- label below another on several paths is listed as often, which a lookup does not mind.
+-- context: table (new), paths, depth (the longest path's nodes), fresh (none, or the node a specialization
+--          replaced: its children are new), dgh (with fresh)
+-- columns: rid, item, fresh, below
+CACHE TABLE `sqlanon_0a1b2c3d_rtitems` AS
+SELECT l.rid, l.item,
+       FALSE AS fresh,
+       array_agg(l.below) FILTER (WHERE l.below IS NOT NULL) AS below
+FROM (
+  SELECT rid, path[1] AS item, path[2] AS below FROM `sqlanon_0a1b2c3d_rtrees0` WHERE cardinality(path) >= 2
+  UNION ALL
+  SELECT rid, path[1] AS item, path[3] AS below FROM `sqlanon_0a1b2c3d_rtrees0` WHERE cardinality(path) >= 3
+  UNION ALL
+  SELECT rid, path[2] AS item, path[3] AS below FROM `sqlanon_0a1b2c3d_rtrees0` WHERE cardinality(path) >= 3
+  UNION ALL
+  -- every path's last label, which has nothing below it on that path
+  SELECT rid, path[CAST(cardinality(path) AS INTEGER)] AS item, CAST(NULL AS INTEGER) AS below FROM `sqlanon_0a1b2c3d_rtrees0`
+) AS l
+GROUP BY l.rid, l.item
+-- bind parameters: []

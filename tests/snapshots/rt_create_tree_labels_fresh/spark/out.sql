@@ -1,0 +1,26 @@
+-- create_tree_labels: each tree's labels as the structure check reads them: with the labels related below it in
+-- that tree (`below`, an array: NULL when none), so that whether a combination's two labels are related is an
+-- array lookup instead of a join per pair (joins the engines would plan over the combinations, which are far
+-- more than the trees), and whether it is one of the new labels of a specialization at `fresh`. A path's
+-- positions i < j give the relation path[i] ~> path[j] (read by position, as create_relations.sql.j2 does); a
+-- label below another on several paths is listed as often, which a lookup does not mind.
+-- context: table (new), paths, depth (the longest path's nodes), fresh (none, or the node a specialization
+--          replaced: its children are new), dgh (with fresh)
+-- columns: rid, item, fresh, below
+CACHE TABLE `sqlanon_0a1b2c3d_rfitems` AS
+SELECT l.rid, l.item,
+       max(CASE WHEN d.parent = ? THEN 1 ELSE 0 END) = 1 AS fresh,
+       array_agg(l.below) FILTER (WHERE l.below IS NOT NULL) AS below
+FROM (
+  SELECT rid, path[1] AS item, path[2] AS below FROM `sqlanon_0a1b2c3d_rfpaths` WHERE cardinality(path) >= 2
+  UNION ALL
+  SELECT rid, path[1] AS item, path[3] AS below FROM `sqlanon_0a1b2c3d_rfpaths` WHERE cardinality(path) >= 3
+  UNION ALL
+  SELECT rid, path[2] AS item, path[3] AS below FROM `sqlanon_0a1b2c3d_rfpaths` WHERE cardinality(path) >= 3
+  UNION ALL
+  -- every path's last label, which has nothing below it on that path
+  SELECT rid, path[CAST(cardinality(path) AS INTEGER)] AS item, CAST(NULL AS INTEGER) AS below FROM `sqlanon_0a1b2c3d_rfpaths`
+) AS l
+JOIN `sqlanon_0a1b2c3d_rdgh` AS d ON d.id = l.item
+GROUP BY l.rid, l.item
+-- bind parameters: [9]

@@ -1,0 +1,5 @@
+-- replace_trees: one step of updating a table of trees (or their relations) in place after a disassociation:
+-- `delete` removes the rows of the rewritten trees, else the rows of `rows` are added.
+-- context: table, only (rids rewritten), delete (bool), rows (with not delete: a table of the same columns)
+DELETE FROM `sqlanon_0a1b2c3d_rtrees0` WHERE rid IN (SELECT rid FROM `sqlanon_0a1b2c3d_rholders`)
+-- bind parameters: []

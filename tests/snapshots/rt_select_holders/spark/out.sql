@@ -1,0 +1,9 @@
+-- select_holders: the trees holding one of a round's relations a ~> b (its disassociations rewrite only those).
+-- context: table (new), relations, rules (list of (a, b) node ids)
+-- columns: rid
+CACHE TABLE `sqlanon_0a1b2c3d_rholders` AS
+SELECT DISTINCT ad.rid
+FROM `sqlanon_0a1b2c3d_rrel` AS ad
+JOIN (VALUES (CAST(? AS INTEGER), CAST(? AS INTEGER)), (CAST(? AS INTEGER), CAST(? AS INTEGER))) AS r (a, b)
+  ON ad.a = r.a AND ad.b = r.b
+-- bind parameters: [4, 17, 4, 21]

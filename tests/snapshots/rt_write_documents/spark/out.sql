@@ -1,0 +1,46 @@
+-- write_documents: output.documents, every record of a written table of trees as one JSON document in a table
+-- (record_id, document): {"record_id": ..., "children": [{"attribute", "value", "children": [...]}]}
+-- (macros/tree_documents.sql.j2; DuckDB's JSON type, PostgreSQL's jsonb). Built from the node table alone;
+-- record ids are already in random order (write_trees.sql.j2), so the rows follow them.
+-- context: table (new), or_replace, nodes (the written node table, parts), depth
+CREATE OR REPLACE TABLE `analytics`.`sqlanon_tmp_0123456789ab` AS
+SELECT record_id, json_object('record_id', record_id, 'children', children) AS document
+FROM (
+  WITH RECURSIVE placed(record_id, node_id, level) AS (
+    SELECT record_id, node_id, 1 FROM `analytics`.`customer_trees` WHERE parent_id IS NULL
+    UNION ALL
+    SELECT n.record_id, n.node_id, p.level + 1
+    FROM placed AS p JOIN `analytics`.`customer_trees` AS n ON n.record_id = p.record_id AND n.parent_id = p.node_id
+    WHERE p.level < 3
+  ), nodes AS (
+    SELECT n.record_id, n.node_id, n.parent_id, n.attribute, n.value, p.level
+    FROM `analytics`.`customer_trees` AS n JOIN placed AS p ON p.record_id = n.record_id AND p.node_id = n.node_id
+  ),
+  docs3 AS (
+    SELECT n.record_id, n.parent_id, n.node_id,
+           json_object('attribute', n.attribute, 'value', n.value, 'children', json('[]')) AS doc
+    FROM nodes AS n
+    WHERE n.level = 3
+  ),
+  docs2 AS (
+    SELECT n.record_id, n.parent_id, n.node_id,
+           json_object('attribute', n.attribute, 'value', n.value, 'children', coalesce(c.children, json('[]'))) AS doc
+    FROM nodes AS n
+    LEFT JOIN (SELECT record_id, parent_id, to_json(list(doc ORDER BY node_id)) AS children FROM docs3
+               GROUP BY record_id, parent_id) AS c
+      ON c.record_id = n.record_id AND c.parent_id = n.node_id
+    WHERE n.level = 2
+  ),
+  docs1 AS (
+    SELECT n.record_id, n.parent_id, n.node_id,
+           json_object('attribute', n.attribute, 'value', n.value, 'children', coalesce(c.children, json('[]'))) AS doc
+    FROM nodes AS n
+    LEFT JOIN (SELECT record_id, parent_id, to_json(list(doc ORDER BY node_id)) AS children FROM docs2
+               GROUP BY record_id, parent_id) AS c
+      ON c.record_id = n.record_id AND c.parent_id = n.node_id
+    WHERE n.level = 1
+  )
+  SELECT record_id, to_json(list(doc ORDER BY node_id)) AS children FROM docs1 GROUP BY record_id
+) AS trees
+ORDER BY record_id
+-- bind parameters: []
