@@ -81,7 +81,7 @@ ALIASES = {"fars_int": "fars"}
 # (k, suppression limit) pairs of ARX's benchmark.
 CONFIGURATIONS: list[tuple[int, float]] = [(5, 0.0), (5, 0.05), (2, 0.0), (10, 0.01)]
 METRICS = ("loss", "dm_star")
-ENGINES = ("duckdb", "postgres")
+ENGINES = ("duckdb", "postgres", "spark")
 
 # Privacy models on ADULT's sensitive attribute occupation (issue 3's benchmark): name -> (models, hierarchy?).
 MODEL_PRESETS: dict[str, tuple[list[dict[str, Any]], bool]] = {
@@ -347,6 +347,39 @@ class DuckDBMemory(DuckDBFile):
         self.con.close()
 
 
+class SparkTables:
+    """A local Spark (2 cores) that the benchmark process holds, one table per dataset read from the CSV once
+    by Spark (column types inferred, as DuckDB's reader sniffs them). Each run is given the open session
+    (``db=session``), as a Spark job would run sqlanon. Not for ``--cold``: a fresh process has its own Spark."""
+
+    _instance: SparkTables | None = None
+
+    def __init__(self) -> None:
+        from pyspark.sql import SparkSession
+
+        self.spark = (SparkSession.builder.master("local[2]").appName("sqlanon-arx-benchmark")
+                      .config("spark.ui.enabled", "false").config("spark.ui.showConsoleProgress", "false")
+                      .config("spark.sql.shuffle.partitions", "4").config("spark.sql.session.timeZone", "UTC")
+                      .config("spark.sql.warehouse.dir", tempfile.mkdtemp(prefix="sqlanon-bench-spark-"))
+                      .getOrCreate())
+        self.spark.sparkContext.setLogLevel("ERROR")
+        self._tables: dict[str, str] = {}
+
+    @classmethod
+    def shared(cls) -> SparkTables:
+        if cls._instance is None:
+            cls._instance = cls()
+        return cls._instance
+
+    def table_for(self, ds: Dataset) -> str:
+        if ds.key not in self._tables:
+            table = f"sqlanon_bench_{ds.key}"
+            (self.spark.read.option("header", True).option("sep", ";").option("inferSchema", True)
+             .csv(str(ds.csv_path)).write.mode("overwrite").saveAsTable(table))
+            self._tables[ds.key] = table
+        return self._tables[ds.key]
+
+
 @contextmanager
 def _optional(factory: Callable[[], Any], needed: bool) -> Iterator[Any]:
     """The resource when needed (closed at the end), else None."""
@@ -377,6 +410,9 @@ def source_table(ds: Dataset, engine: str, pg: Postgres | None, dk: DuckDBFile |
         return pg.table_for(ds), pg.sqlanon_url
     if engine == "duckdb" and dk is not None:
         return dk.table_for(ds), dk.sqlanon_url
+    if engine == "spark":
+        spark = SparkTables.shared()
+        return spark.table_for(ds), spark.spark
     return None, None
 
 
@@ -464,6 +500,8 @@ def run_cold(  # noqa: PLR0913 - as WarmRuns: a row's coordinates, the number of
 
     row = Row(ds.key, engine, k, supp, metric, mode="cold", model=model)
     try:
+        if engine == "spark":
+            raise RuntimeError("--cold runs a fresh process, which has its own Spark without the loaded table")
         table, db = source_table(ds, engine, pg, dk)
         with tempfile.TemporaryDirectory(prefix="sqlanon-bench-") as tmp:
             path = Path(tmp) / f"{ds.key}_k{k}.yaml"

@@ -7,6 +7,7 @@ as in production); the script prints wall seconds (median, min, max over --runs)
     .venv/bin/python benchmarks/scale_benchmark.py --rows 10000000 --engines duckdb --runs 3
     .venv/bin/python benchmarks/scale_benchmark.py --rows 10000000 --engines postgres --runs 1
     .venv/bin/python benchmarks/scale_benchmark.py --rows 1000000 --duckdb-settings memory_limit=300MB,threads=2
+    .venv/bin/python benchmarks/scale_benchmark.py --rows 10000000 --engines spark,duckdb --runs 1 --phases
 
 The generated tables are kept in --workdir (default /tmp/sqlanon-scale) and reused when the row count and
 seed match; PostgreSQL is SQLANON_BENCH_POSTGRES_URL or a throwaway embedded server.
@@ -39,14 +40,16 @@ from generate_adult import COLUMNS  # noqa: E402
 ADULT = DATASETS["adult"]
 
 
-def config(url: str, table: str) -> dict:
+def config(url: str, table: str, source: str | None = None) -> dict:
+    """The benchmark's config: ``table`` names the output (``<table>_k5``); ``source``: the table read, when it
+    is not ``table`` (Spark reads the generated rows as parquet files)."""
     attributes = {
         q: {"role": "quasi_identifier", "hierarchy": {"csv": str(ADULT.hierarchy_path(q)), "delimiter": ";"}}
         for q in ADULT.qis
     }
     attributes.update({c: {"role": "insensitive"} for c in COLUMNS if c not in ADULT.qis})
     return {
-        "source": {"url": url, "table": table},
+        "source": {"url": url, "table": source or table},
         "output": {"table": f"{table}_k5", "if_exists": "replace"},
         "attributes": attributes,
         "privacy": {"k": 5, "suppression_limit": 0.05},
@@ -59,6 +62,44 @@ def generate(db: str, table: str, rows: int, seed: int) -> None:
     was forked from, and generating in this one grew it to ~190 MB (1 M rows), which every later run reported."""
     subprocess.run([sys.executable, str(Path(__file__).with_name("generate_adult.py")), "--db", db, "--table", table,
                     "--rows", str(rows), "--seed", str(seed)], check=True)
+
+
+def duckdb_table(args: argparse.Namespace, table: str) -> Path:
+    """The DuckDB file holding the generated table, generated on first use."""
+    path = args.workdir / f"{table}.duckdb"
+    marker = path.with_suffix(".done")
+    if not marker.is_file():
+        path.unlink(missing_ok=True)
+        print(f"generating {args.rows} rows in {path} ...", file=sys.stderr)
+        generate(f"duckdb:///{path}", table, args.rows, args.seed)
+        marker.touch()
+    return path
+
+
+def engine_source(engine: str, args: argparse.Namespace, table: str) -> tuple[str, str | None, Postgres | None]:
+    """(database URL, source table when not ``table``, the PostgreSQL server started for it) of an engine."""
+    if engine == "duckdb":
+        path = duckdb_table(args, table)
+        query = "&".join(args.duckdb_settings.split(",")) if args.duckdb_settings else ""
+        return f"duckdb:///{path}" + (f"?{query}" if query else ""), None, None
+    if engine == "postgres":
+        pg = Postgres()
+        pg.start()
+        print(f"generating {args.rows} rows in PostgreSQL ...", file=sys.stderr)
+        generate(pg.sqlanon_url, table, args.rows, args.seed)
+        return pg.sqlanon_url, None, pg
+    if engine == "spark":
+        # The same generated rows, as parquet files Spark reads where they lie (source.table: parquet:...); the
+        # output and the run history go to a warehouse folder beside them.
+        parquet = args.workdir / f"{table}.parquet"
+        if not parquet.exists():
+            import duckdb
+
+            with duckdb.connect(str(duckdb_table(args, table)), read_only=True) as con:
+                con.execute(f"COPY {table} TO '{parquet}' (FORMAT parquet)")
+        url = f"spark:///?master=local[2]&warehouse={args.workdir / 'spark-warehouse'}&{args.spark_settings}"
+        return url, f"parquet:{parquet}", None
+    raise SystemExit(f"--engines: unknown engine {engine!r} (duckdb, postgres, spark)")
 
 
 def run_once(config_path: Path, baseline: Path | None = None) -> dict:
@@ -112,6 +153,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workdir", type=Path, default=Path("/tmp/sqlanon-scale"))
     parser.add_argument("--duckdb-settings", default="memory_limit=300MB",
                         help="DuckDB settings as URL query parameters (k=v,k=v); bounds the process's memory")
+    parser.add_argument("--spark-settings", default="spark.driver.memory=4g&spark.sql.shuffle.partitions=8",
+                        help="Spark settings as URL query parameters (k=v&k=v) for --engines spark")
     parser.add_argument("--phases", action="store_true", help="one more run per engine: SQL time per template")
     parser.add_argument("--baseline", type=Path, help="another checkout whose sqlanon runs before each run of this one")
     parser.add_argument("--phases-of", type=Path, help=argparse.SUPPRESS)
@@ -124,26 +167,10 @@ def main(argv: list[str] | None = None) -> int:
     rows_out = []
     pg = None
     for engine in args.engines.split(","):
-        if engine == "duckdb":
-            path = args.workdir / f"{table}.duckdb"
-            marker = path.with_suffix(".done")
-            if not marker.is_file():
-                path.unlink(missing_ok=True)
-                print(f"generating {args.rows} rows in {path} ...", file=sys.stderr)
-                generate(f"duckdb:///{path}", table, args.rows, args.seed)
-                marker.touch()
-            query = "&".join(args.duckdb_settings.split(",")) if args.duckdb_settings else ""
-            url = f"duckdb:///{path}" + (f"?{query}" if query else "")
-        elif engine == "postgres":
-            pg = Postgres()
-            pg.start()
-            print(f"generating {args.rows} rows in PostgreSQL ...", file=sys.stderr)
-            generate(pg.sqlanon_url, table, args.rows, args.seed)
-            url = pg.sqlanon_url
-        else:
-            raise SystemExit(f"--engines: unknown engine {engine!r} (duckdb, postgres)")
+        url, source, started = engine_source(engine, args, table)
+        pg = started or pg
         config_path = args.workdir / f"{table}_{engine}.yaml"
-        config_path.write_text(yaml.safe_dump(config(url, table), sort_keys=False), encoding="utf-8")
+        config_path.write_text(yaml.safe_dump(config(url, table, source), sort_keys=False), encoding="utf-8")
         versions = [("this", None)] if args.baseline is None else [("baseline", args.baseline.resolve()),
                                                                     ("this", None)]
         results: dict[str, list[dict]] = {name: [] for name, _ in versions}

@@ -83,7 +83,8 @@ class Session(DatabaseSession):
     """One connection for one run (or validate, explain), its source, and the scratch tables it makes."""
 
     def __init__(self, config: AnonymizeConfig, db: str | Any = None) -> None:
-        """``db``: a database URL overriding the config's, or the caller's open DuckDB or psycopg connection."""
+        """``db``: a database URL overriding the config's, or the caller's open DuckDB or psycopg connection or
+        SparkSession."""
         self.config = config
         given = db is not None and db != ""
         super().__init__(adapter_for(

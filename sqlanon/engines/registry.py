@@ -81,7 +81,7 @@ class EngineEntry:
     backends: tuple[str, ...]
     #: (driver module, class) of an open connection a caller may pass (``EngineAdapter.borrowing``).
     connection: tuple[str, str]
-    #: The connection's kind in messages ("an open DuckDB or psycopg connection").
+    #: The connection's kind in messages ("an open DuckDB, psycopg or SparkSession connection").
     connection_label: str
     #: The adapter, as ``module:Class``.
     adapter: str
@@ -132,7 +132,8 @@ def adapter_for(db: Any, base_dir: Path | None = None, create: bool = True) -> E
         driver = sys.modules.get(module_name)
         if driver is not None and isinstance(db, getattr(driver, class_name)):
             return load(entry.adapter).borrowing(db)  # type: ignore[no-any-return]
-    labels = " or ".join(e.connection_label for e in ENGINES)
+    names = [e.connection_label for e in ENGINES]
+    labels = ", ".join(names[:-1]) + " or " + names[-1]
     raise ConfigError(f"db: expected a database URL or an open {labels} connection, not a {type(db).__name__}")
 
 

@@ -6,11 +6,12 @@ What differs from the SQL engines, and where it is handled:
 
 * no transactions and no transactional DDL: the output is published by the writer's staged swap
   (``output/writer.py``, strategy 3), whose every step is one catalog operation;
-* no temporary tables: a scratch table is a session-private temporary view, cached (``CACHE TABLE name AS
-  query``, ``sql/spark/macros/scratch.sql.j2``), so that node queries read it from executor memory and a killed
-  driver leaves nothing in the catalog. Views take no ``INSERT``: the few statements that append to a scratch
-  table (a hierarchy's NULL row, generated hierarchies) are run here as a new cached view of the old one's rows
-  and the new ones, which then takes the old one's name (``_append_to_view``);
+* no temporary tables: the templates create a scratch table with ``CACHE TABLE name AS query``
+  (``sql/spark/macros/scratch.sql.j2``), which the adapter runs as a local checkpoint of the query's rows under a
+  temporary view of the session (``_materialize``): node queries read the frequency set from the executors'
+  block stores, and a killed driver leaves nothing in the catalog. Views take no ``INSERT``: the few statements
+  that append to a scratch table (a hierarchy's NULL row, generated hierarchies) materialize the old rows and
+  the new ones under the same name;
 * identifiers are quoted with backticks; the session catalog (Hive metastore or in-memory) folds names to lower
   case and accepts letters, digits and ``_`` only in table and schema names (column names are free).
 """
@@ -19,7 +20,8 @@ from __future__ import annotations
 
 import re
 import secrets
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, unquote, urlsplit
@@ -63,7 +65,7 @@ FILE_FORMATS = ("parquet", "csv", "json", "orc")
 #: A statement's leading comment lines (the templates' headers).
 _HEADER = re.compile(r"(?:\s*--[^\n]*\n)*\s*")
 _INSERT = re.compile(r"INSERT INTO (`(?:[^`]|``)+`)\s*(.*)\Z", re.DOTALL)
-_CACHE = re.compile(r"CACHE TABLE (`(?:[^`]|``)+`)")
+_CACHE = re.compile(r"CACHE TABLE (`(?:[^`]|``)+`)\s+AS\s+(.*)\Z", re.DOTALL)
 
 
 class SparkAdapter(EngineAdapter):
@@ -205,20 +207,31 @@ class SparkAdapter(EngineAdapter):
     # -- execution -------------------------------------------------------------------------------
     def _execute(self, sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
         start = _HEADER.match(sql).end()  # type: ignore[union-attr] - matches any text
-        insert = _INSERT.match(sql, start)
-        if insert and insert.group(1) in self._views:
-            return self._append_to_view(insert.group(1), insert.group(2), params)
-        rows = self._sql(sql, params)
         cached = _CACHE.match(sql, start)
         if cached:
-            self._views.add(cached.group(1))
-        return rows
+            self._materialize(cached.group(1), cached.group(2), params)
+            return []
+        insert = _INSERT.match(sql, start)
+        if insert and insert.group(1) in self._views:
+            self._materialize(insert.group(1), f"SELECT * FROM {insert.group(1)} UNION ALL {insert.group(2)}", params)
+            return []
+        with self._errors():
+            return [tuple(row) for row in self._frame(sql, params).collect()]
 
     def _sql(self, sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
-        """One statement through ``spark.sql``, its rows collected as tuples, Spark's errors as sqlanon's."""
+        """A statement the adapter writes itself, run as it is (``_execute`` without the scratch-view forms)."""
+        with self._errors():
+            return [tuple(row) for row in self._frame(sql, params).collect()]
+
+    def _frame(self, sql: str, params: Sequence[Any]) -> Any:
+        return self._spark.sql(sql, args=list(params)) if params else self._spark.sql(sql)
+
+    @contextmanager
+    def _errors(self) -> Iterator[None]:
+        """Spark's errors as sqlanon's: a missing name an input error, a name Spark cannot use a config error,
+        a cancelled job an interrupt, anything else an engine error."""
         try:
-            frame = self._spark.sql(sql, args=list(params)) if params else self._spark.sql(sql)
-            return [tuple(row) for row in frame.collect()]
+            yield
         except KeyboardInterrupt:
             raise
         except Exception as exc:  # noqa: BLE001 - pyspark's captured exceptions, Py4J and gRPC errors
@@ -231,21 +244,15 @@ class SparkAdapter(EngineAdapter):
                 raise KeyboardInterrupt from None
             raise EngineError(f"Spark error on {self.display_url}: {_first_line(exc)}") from None
 
-    def _append_to_view(self, view: str, rows_query: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
-        """``INSERT INTO view <query>`` on a scratch view: the view replaced by one of its rows and the new ones,
-        materialized (a local checkpoint: no reference to the old view is left, which a view defined by SQL
-        text would keep, and then read itself once it took the old one's name)."""
-        try:
-            frame = self._spark.sql(f"SELECT * FROM {view} UNION ALL {rows_query}", args=list(params)) \
-                if params else self._spark.sql(f"SELECT * FROM {view} UNION ALL {rows_query}")
-            frame = frame.localCheckpoint(eager=True)
-        except KeyboardInterrupt:
-            raise
-        except Exception as exc:  # noqa: BLE001
-            raise EngineError(f"Spark error on {self.display_url}: {_first_line(exc)}") from None
-        self._sql(f"DROP VIEW IF EXISTS {view}", [])
-        frame.createOrReplaceTempView(view[1:-1].replace("``", "`"))
-        return []
+    def _materialize(self, view: str, query: str, params: Sequence[Any]) -> None:
+        """The scratch view ``view`` (quoted) as the rows of ``query`` now: a local checkpoint (computed once,
+        kept in the executors' block stores, its lineage cut) under a temporary view of the session. A view
+        defined by SQL text would name the views it reads, and fail once sqlanon dropped one of them (a
+        hierarchy's staging table), or read itself when it replaces the view it appends to (INSERT INTO)."""
+        with self._errors():
+            frame = self._frame(query, params).localCheckpoint(eager=True)
+            frame.createOrReplaceTempView(view[1:-1].replace("``", "`"))
+        self._views.add(view)
 
     def bulk_insert(self, table: str, columns: int, rows: Sequence[Sequence[Any]]) -> None:
         """Rows of configuration data (hierarchies) into a scratch view: one DataFrame of them, typed as the
@@ -277,9 +284,7 @@ class SparkAdapter(EngineAdapter):
             raise EngineError(f"hierarchy file: a row without {columns} fields")
         schema = StructType([StructField(f"c{j}", StringType()) for j in range(columns)])
         self.statements += 1
-        frame = self._spark.createDataFrame(rows, schema=schema)
-        frame.createOrReplaceTempView(table)
-        self._spark.catalog.cacheTable(self.quote_identifier(table))
+        self._spark.createDataFrame(rows, schema=schema).createOrReplaceTempView(table)
         self._views.add(self.quote_identifier(table))
         return True
 

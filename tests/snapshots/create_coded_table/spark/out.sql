@@ -1,4 +1,4 @@
--- create_coded_table: Spark's form of sql/common/create_coded_table.sql.j2: an empty cached view of the same
+-- create_coded_table: Spark's form of sql/common/create_coded_table.sql.j2: an empty scratch view of the same
 -- columns (Spark has no temporary tables; the adapter appends the rows: SparkAdapter.bulk_insert).
 -- context: table, height, parts (optional)
 CACHE TABLE `sqlanon_0a1b2c3d_c0` AS

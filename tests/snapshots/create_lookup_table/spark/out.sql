@@ -1,4 +1,4 @@
--- create_lookup_table: Spark's form of sql/common/create_lookup_table.sql.j2: an empty cached view of the same
+-- create_lookup_table: Spark's form of sql/common/create_lookup_table.sql.j2: an empty scratch view of the same
 -- columns (Spark has no temporary tables; rows are appended by the adapter: SparkAdapter.bulk_insert).
 -- context: table, height
 CACHE TABLE `sqlanon_0a1b2c3d_h0` AS
