@@ -132,8 +132,8 @@ def test_a_psycopg_connection_must_be_idle_in_autocommit_mode(postgres_server_ur
 
 @pytest.mark.parametrize("db", [42, b"duckdb:///:memory:", object()])
 def test_db_must_be_a_url_or_a_connection(db: Any) -> None:
-    with pytest.raises(ConfigError, match=r"^db: expected a database URL or an open DuckDB, psycopg or SparkSession connection, "
-                                          rf"not a {type(db).__name__}$"):
+    with pytest.raises(ConfigError, match=r"^db: expected a database URL or an open DuckDB, psycopg or "
+                                          rf"SparkSession connection, not a {type(db).__name__}$"):
         sqlanon.anonymize(config(), db=db)
 
 
