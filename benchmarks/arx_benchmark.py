@@ -349,7 +349,8 @@ class DuckDBMemory(DuckDBFile):
 
 class SparkTables:
     """A local Spark (2 cores) that the benchmark process holds, one table per dataset read from the CSV once
-    by Spark (column types inferred, as DuckDB's reader sniffs them). Each run is given the open session
+    by Spark, every column a string (Spark's type inference would read CUP's ZIP codes as numbers, losing their
+    leading zeros, which the hierarchy file keeps). Each run is given the open session
     (``db=session``), as a Spark job would run sqlanon. Not for ``--cold``: a fresh process has its own Spark."""
 
     _instance: SparkTables | None = None
@@ -374,7 +375,7 @@ class SparkTables:
     def table_for(self, ds: Dataset) -> str:
         if ds.key not in self._tables:
             table = f"sqlanon_bench_{ds.key}"
-            (self.spark.read.option("header", True).option("sep", ";").option("inferSchema", True)
+            (self.spark.read.option("header", True).option("sep", ";").option("inferSchema", False)
              .csv(str(ds.csv_path)).write.mode("overwrite").saveAsTable(table))
             self._tables[ds.key] = table
         return self._tables[ds.key]

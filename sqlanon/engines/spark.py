@@ -75,7 +75,7 @@ class SparkAdapter(EngineAdapter):
     # CREATE OR REPLACE TABLE ... AS needs a v2 catalog table (Delta, Iceberg); Spark's own parquet tables
     # take no REPLACE, so the output is published by the staged swap.
     SUPPORTS_REPLACE_TABLE = False
-    SUPPORTS_TEMPORARY_TABLES = True  # cached temporary views (sql/spark/macros/scratch.sql.j2)
+    SUPPORTS_TEMPORARY_TABLES = True  # checkpoints under temporary views (sql/spark/macros/scratch.sql.j2)
     # Spark's parquet tables take no UPDATE or DELETE: the history records a run's end as a second row
     # (history/runs.py), and the methods that refine their scratch tables step by step are refused.
     SUPPORTS_UPDATES = False
@@ -190,7 +190,7 @@ class SparkAdapter(EngineAdapter):
             if math.isfinite(value):
                 return f"CAST('{value!r}' AS DOUBLE)"
             return f"CAST('{'NaN' if math.isnan(value) else '-Infinity' if value < 0 else 'Infinity'}' AS DOUBLE)"
-        if isinstance(value, str) and "\\" in value and "\x00" not in value:
+        if isinstance(value, str) and "\x00" not in value:  # Spark escapes within literals with a backslash
             return "'" + value.replace("\\", "\\\\").replace("'", "\\'") + "'"
         return super().sql_literal(value)
 
@@ -367,9 +367,10 @@ class SparkAdapter(EngineAdapter):
 
     def tables_read(self, relation: Relation) -> list[tuple[str, ...]]:
         """The tables in the view's analyzed plan (each scan's catalog table identifier)."""
-        if relation.kind != "view":
-            return []
-        plan = self._spark.table(self.quote_qualified(relation.parts))._jdf.queryExecution().analyzed()
+        frame = self._spark.table(self.quote_qualified(relation.parts)) if relation.kind == "view" else None
+        if frame is None or not hasattr(frame, "_jdf"):
+            return []  # a table; or a Spark Connect session, whose client has no plan to read
+        plan = frame._jdf.queryExecution().analyzed()
         found: set[tuple[str, ...]] = set()
         leaves = plan.collectLeaves()
         for i in range(leaves.size()):

@@ -121,3 +121,15 @@ def test_files_read_by_spark_are_a_source(spark_session: Any, tmp_path: Path, fm
                      "not found")
     finally:
         engine.close()
+
+
+@pytest.mark.spark
+def test_a_table_the_source_view_reads_is_never_the_output(engine: Engine, tmp_path: Path) -> None:
+    """The source is a view of a table; replacing that table with the output is refused before any work (on
+    Spark, the tables a view reads come from its analyzed plan)."""
+    make_people(engine)
+    engine.execute('CREATE VIEW "people_view" AS SELECT * FROM "people"')
+    cfg = people_config(engine.url, output="people")
+    cfg["source"]["table"] = "people_view"
+    cfg["output"]["if_exists"] = "replace"
+    expect_error(["anonymize", write_config(tmp_path / "c.yaml", cfg)], 2, "output.table", "people")
