@@ -56,6 +56,8 @@ class EngineAdapter:
     UNGROUPABLE_TYPES: ClassVar[frozenset[str]] = frozenset()
     #: Placeholder the DB-API driver expects for one positional bind parameter.
     PLACEHOLDER: ClassVar[str] = "?"
+    #: The character that quotes an identifier (standard SQL's double quote).
+    IDENTIFIER_QUOTE: ClassVar[str] = '"'
     #: What is not SQL to look into (``display_sql``): string literals, quoted identifiers, comments.
     QUOTED_TEXT: ClassVar[str] = r"'(?:[^']|'')*'|\"(?:[^\"]|\"\")*\"|--[^\n]*|/\*.*?\*/"
     # The generalization method's node query tuning is not the adapter's: ``sqlanon/evaluation/tuning.py``.
@@ -96,16 +98,17 @@ class EngineAdapter:
         return False
 
     # -- quoting and rendering -----------------------------------------------------------------------
-    @staticmethod
-    def quote_identifier(name: str) -> str:
-        """Quote one identifier (standard SQL double quotes; embedded quotes doubled).
+    @classmethod
+    def quote_identifier(cls, name: str) -> str:
+        """Quote one identifier in the engine's quote character (``IDENTIFIER_QUOTE``), embedded ones doubled.
 
         >>> EngineAdapter.quote_identifier('a "b";c')
         '"a ""b"";c"'
         """
         if "\x00" in name:
             raise EngineError("identifiers must not contain NUL characters")
-        return '"' + name.replace('"', '""') + '"'
+        quote = cls.IDENTIFIER_QUOTE
+        return quote + name.replace(quote, quote * 2) + quote
 
     def quote_qualified(self, parts: Sequence[str]) -> str:
         return ".".join(self.quote_identifier(p) for p in parts)

@@ -81,6 +81,7 @@ class SparkAdapter(EngineAdapter):
     SUPPORTS_UPDATES = False
     UNGROUPABLE_TYPES = frozenset({"map"})
     PLACEHOLDER = "?"
+    IDENTIFIER_QUOTE = "`"
     QUOTED_TEXT = _QUOTED
 
     def __init__(self, url: str, display_url: str, master: str | None = None, remote: str | None = None,
@@ -172,17 +173,6 @@ class SparkAdapter(EngineAdapter):
         self._views.clear()
 
     # -- quoting -------------------------------------------------------------------------------
-    @staticmethod
-    def quote_identifier(name: str) -> str:
-        """Spark quotes with backticks, an embedded one doubled.
-
-        >>> SparkAdapter.quote_identifier('a `b`;c')
-        '`a ``b``;c`'
-        """
-        if "\x00" in name:
-            raise EngineError("identifiers must not contain NUL characters")
-        return "`" + name.replace("`", "``") + "`"
-
     def sql_literal(self, value: Any) -> str:
         if isinstance(value, float):
             import math
