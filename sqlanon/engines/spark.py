@@ -260,7 +260,7 @@ class SparkAdapter(EngineAdapter):
             self._spark.catalog.dropTempView(name)
 
     def stage_csv(self, table: str, data: bytes, delimiter: str, columns: int) -> bool:
-        """A plain hierarchy file's fields as the cached view ``table`` (string columns c0 ..), split here:
+        """A plain hierarchy file's fields as the scratch view ``table`` (string columns c0 ..), split here:
         the file is on the client's disk, which a cluster's executors do not see. A row of another width is
         refused (EngineError), as DuckDB's strict reader and PostgreSQL's COPY refuse it."""
         from pyspark.sql.types import StringType, StructField, StructType
