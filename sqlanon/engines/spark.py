@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 import secrets
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -199,11 +199,11 @@ class SparkAdapter(EngineAdapter):
         start = _HEADER.match(sql).end()  # type: ignore[union-attr] - matches any text
         cached = _CACHE.match(sql, start)
         if cached:
-            self._materialize(cached.group(1), cached.group(2), params)
+            self._materialize(cached.group(1), lambda: self._frame(cached.group(2), params))
             return []
         insert = _INSERT.match(sql, start)
         if insert and insert.group(1) in self._views:
-            self._materialize(insert.group(1), f"SELECT * FROM {insert.group(1)} UNION ALL {insert.group(2)}", params)
+            self._materialize(insert.group(1), lambda: self._appended(insert.group(1), insert.group(2), params))
             return []
         with self._errors():
             return [tuple(row) for row in self._frame(sql, params).collect()]
@@ -234,15 +234,22 @@ class SparkAdapter(EngineAdapter):
                 raise KeyboardInterrupt from None
             raise EngineError(f"Spark error on {self.display_url}: {_first_line(exc)}") from None
 
-    def _materialize(self, view: str, query: str, params: Sequence[Any]) -> None:
-        """The scratch view ``view`` (quoted) as the rows of ``query`` now: a local checkpoint (computed once,
+    def _materialize(self, view: str, rows: Callable[[], Any]) -> None:
+        """The scratch view ``view`` (quoted) as the DataFrame ``rows()`` now: a local checkpoint (computed once,
         kept in the executors' block stores, its lineage cut) under a temporary view of the session. A view
         defined by SQL text would name the views it reads, and fail once sqlanon dropped one of them (a
         hierarchy's staging table), or read itself when it replaces the view it appends to (INSERT INTO)."""
         with self._errors():
-            frame = self._frame(query, params).localCheckpoint(eager=True)
+            frame = rows().localCheckpoint(eager=True)
             frame.createOrReplaceTempView(view[1:-1].replace("``", "`"))
         self._views.add(view)
+
+    def _appended(self, view: str, query: str, params: Sequence[Any]) -> Any:
+        """The rows of ``view`` and those of ``query`` (INSERT INTO's), the latter's columns named as the
+        view's: Spark's optimizer fails on a UNION ALL in SQL whose second branch repeats an expression
+        (``SELECT CAST(a AS STRING), CAST(a AS STRING), ...``: PLAN_VALIDATION_FAILED_RULE_IN_BATCH)."""
+        old = self._spark.table(view)
+        return old.union(self._frame(query, params).toDF(*old.columns))
 
     def bulk_insert(self, table: str, columns: int, rows: Sequence[Sequence[Any]]) -> None:
         """Rows of configuration data (hierarchies) into a scratch view: one DataFrame of them, typed as the
@@ -409,7 +416,10 @@ def _condition(exc: BaseException) -> str | None:
 
 
 def _first_line(exc: BaseException) -> str:
-    text = str(exc).strip()
+    """The first line of an error: of the Java exception's own message where Py4J wraps one (its str is only
+    "An error occurred while calling o166.localCheckpoint")."""
+    java = getattr(exc, "java_exception", None)
+    text = str(java.toString() if java is not None else exc).strip()
     return text.splitlines()[0] if text else type(exc).__name__
 
 

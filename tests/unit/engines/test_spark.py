@@ -133,3 +133,54 @@ def test_a_table_the_source_view_reads_is_never_the_output(engine: Engine, tmp_p
     cfg["source"]["table"] = "people_view"
     cfg["output"]["if_exists"] = "replace"
     expect_error(["anonymize", write_config(tmp_path / "c.yaml", cfg)], 2, "output.table", "people")
+
+
+def test_hostile_column_names_and_values_on_spark(spark_session: Any, tmp_path: Path) -> None:
+    """tests/e2e/test_hostile_identifiers.py's columns and values on Spark: quotes, backticks' neighbours, spaces,
+    semicolons, percent signs, question marks, SQL keywords and unicode in column names and data, through the
+    CLI (validate, explain, anonymize, check). Table names are plain: Spark's session catalog takes no others
+    (refused with exit 2: test_history's hostile schema name)."""
+    import json
+    from collections import Counter
+
+    from pyspark.sql.types import DateType, IntegerType, StringType, StructField, StructType
+
+    from tests.e2e import test_hostile_identifiers as h
+    from tests.helpers import invoke
+
+    engine = Engine.spark_database(spark_session, "t_hostile")
+    try:
+        types = {"VARCHAR": StringType(), "INTEGER": IntegerType(), "DATE": DateType()}
+        columns = {**h.COLUMNS, "tick `col`": "VARCHAR"}
+        schema = StructType([StructField(name, types[kind]) for name, kind in columns.items()])
+        rows = [(*row, f"t{i}") for i, row in enumerate(h.hostile_rows())]
+        spark_session.createDataFrame(rows, schema).write.saveAsTable("t_hostile.src")
+        hierarchy = [("A", "AB", "*"), ("B", "AB", "*"), ("C", "C", "*")]
+        (spark_session.createDataFrame(hierarchy, "`leaf?` STRING, `lvl 1 %` STRING, `top;` STRING")
+         .write.saveAsTable("t_hostile.hier"))
+        engine.create_table("x", {"keep": "INTEGER"}, [(1,)])
+        data = h.hostile_config(engine.url, "src", "out", "hier")
+        data["attributes"]["tick `col`"] = {"role": "insensitive"}
+        config = write_config(tmp_path / "hostile.yaml", data)
+
+        validated = invoke("validate", config, "--json")
+        assert validated.exit_code == 0, validated.output
+        assert invoke("explain", config, "--node", f"{h.KEYWORD_COL}=1").exit_code == 0
+        result = invoke("anonymize", config, "--json")
+        assert result.exit_code == 0, result.output
+        report = json.loads(result.stdout)
+        assert report["verified"] is True and list(report["transformation"]) == h.QIS
+
+        assert engine.tables() == {"src", "hier", "x", "out"}
+        assert engine.execute('SELECT keep FROM "x"') == [(1,)]
+        out = spark_session.table("t_hostile.out")
+        assert out.columns == [h.QUOTE_COL, h.KEYWORD_COL, h.MIXED_COL, h.DATE_COL, h.PCT_COL, h.SEMI_COL, "tick `col`"]
+        written = [tuple(r) for r in out.collect()]
+        assert len(written) == 48 - report["suppressed_rows"]
+        assert min(Counter(r[:4] for r in written).values()) >= 3
+        assert {r[4] for r in written} <= {f"secret {i} %s ?" for i in range(48)}
+        checked = invoke("check", "--db", engine.url, "--table", "out", "--qi", ",".join(h.QIS), "--k", 3, "--json")
+        assert checked.exit_code == 0, checked.output
+        assert json.loads(checked.stdout)["smallest_class"] >= 3
+    finally:
+        engine.close()
