@@ -41,6 +41,9 @@ class Engine:
     def spark_database(cls, spark: Any, dbname: str) -> Engine:
         """A fresh schema of the test run's one Spark session (``spark_session``): sqlanon's adapter finds
         the session active in this process and uses it, with ``database`` as its current schema."""
+        # The run history's default schema is the catalog's, not the test's: a fresh database of the other engines
+        # has none, so neither does this one (another test's runs may have made it).
+        spark.sql("DROP DATABASE IF EXISTS sqlanon CASCADE")
         before = {d.name for d in spark.catalog.listDatabases()}
         spark.sql(f"CREATE DATABASE `{dbname}`")
         spark.sql(f"USE `{dbname}`")

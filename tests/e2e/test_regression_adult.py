@@ -261,6 +261,7 @@ def adult_on_spark(spark_session: Any) -> Any:
      .csv(str(shared_datasets / "adult" / "adult.csv")).write.mode("overwrite").saveAsTable(f"{schema}.adult"))
     yield f"spark:///?database={schema}"
     spark_session.sql(f"DROP DATABASE IF EXISTS {schema} CASCADE")
+    spark_session.sql("DROP DATABASE IF EXISTS sqlanon CASCADE")  # the dry runs' history
     spark_session.sql("USE default")
 
 
