@@ -205,8 +205,7 @@ class SparkAdapter(EngineAdapter):
         if insert and insert.group(1) in self._views:
             self._materialize(insert.group(1), lambda: self._appended(insert.group(1), insert.group(2), params))
             return []
-        with self._errors():
-            return [tuple(row) for row in self._frame(sql, params).collect()]
+        return self._sql(sql, params)
 
     def _sql(self, sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
         """A statement the adapter writes itself, run as it is (``_execute`` without the scratch-view forms)."""
@@ -289,7 +288,7 @@ class SparkAdapter(EngineAdapter):
         """One statement per table: ``spark.sql`` takes one at a time. ``DROP TABLE`` drops a temporary view
         of the name too (and its cached data)."""
         for table in tables:
-            self._execute(f"DROP TABLE IF EXISTS {self.quote_identifier(table)}", [])
+            self.run("drop_table.sql.j2", table=(table,))
             self._views.discard(self.quote_identifier(table))
 
     def set_random_seed(self, seed: float) -> None:
