@@ -165,6 +165,28 @@ class Engine:
                 admin.execute(f'DROP DATABASE IF EXISTS "{self._dbname}" WITH (FORCE)')
 
 
+class SparkConnection:
+    """The test run's SparkSession behind the few DB-API calls the connection tests make (``execute``, ``fetchall``,
+    ``fetchone``, ``close``); ``session`` is what sqlanon is handed as ``db=``."""
+
+    def __init__(self, session: Any) -> None:
+        self.session, self._rows = session, []
+
+    def execute(self, sql: str, params: Sequence[Any] | None = None) -> SparkConnection:
+        frame = self.session.sql(sql, args=list(params)) if params else self.session.sql(sql)
+        self._rows = [tuple(r) for r in frame.collect()]
+        return self
+
+    def fetchall(self) -> list[tuple]:
+        return self._rows
+
+    def fetchone(self) -> tuple | None:
+        return self._rows[0] if self._rows else None
+
+    def close(self) -> None:
+        """The session is the test run's: it stays open."""
+
+
 def quote(name: str) -> str:
     return '"' + name.replace('"', '""') + '"'
 

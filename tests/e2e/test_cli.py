@@ -16,6 +16,8 @@ import pytest
 
 from tests.helpers import Engine, invoke, make_people, one_json_object, people_config, write_config
 
+pytestmark = pytest.mark.spark
+
 SQLANON = Path(sys.executable).with_name("sqlanon")
 JSON_KEYS = {
     "status", "transformation", "rows", "suppressed_rows", "metrics", "nodes_evaluated", "lattice_size",

@@ -16,11 +16,14 @@ import sqlanon
 from sqlanon.config import parse_config
 from sqlanon.console import EXIT_BROKEN_PIPE
 from sqlanon.criteria import criteria_from_config
+from sqlanon.engines import adapter_for_url
 from sqlanon.engines.base import EngineAdapter
 from sqlanon.evaluation import NodeEvaluator
 from sqlanon.metrics import metric_by_name
 from sqlanon.session import Session
-from tests.helpers import Engine, invoke, make_people, people_config, prepare, write_config
+from tests.helpers import Engine, SparkConnection, invoke, make_people, people_config, prepare, write_config
+
+pytestmark = pytest.mark.spark
 
 SQLANON = Path(sys.executable).with_name("sqlanon")
 
@@ -151,18 +154,25 @@ def test_explain_sql_runs_as_printed(engine: Engine, models: bool, monkeypatch: 
         import duckdb
 
         con: Any = duckdb.connect(engine.extra["path"])
+    elif engine.name == "spark":
+        con = SparkConnection(engine.con)
     else:
         con = psycopg.connect(engine.url.replace("+psycopg", ""), autocommit=True)
+    # Spark's scratch tables are temporary views the printed script makes with CACHE TABLE.
+    made, dropped = {"spark": (r"CACHE TABLE `([^`]+)`", "DROP VIEW `{}`")}.get(
+        engine.name, (r'CREATE TEMPORARY TABLE "([^"]+)"', 'DROP TABLE "{}"'))
     try:
-        monkeypatch.setattr(EngineAdapter, "drop_tables", lambda self, tables: None)  # keep them to run the SQL
-        text = sqlanon.explain(cfg, node=levels, db=con)
+        keep = type(adapter_for_url(engine.url))  # Spark's adapter has a drop_tables of its own
+        monkeypatch.setattr(keep if "drop_tables" in vars(keep) else EngineAdapter, "drop_tables",
+                            lambda self, tables: None)  # keep them to run the SQL
+        text = sqlanon.explain(cfg, node=levels, db=getattr(con, "session", con))
         monkeypatch.undo()
         code = "\n".join(line for line in text.splitlines() if not line.lstrip().startswith("--"))
         assert "?" not in code and "%s" not in code
         assert code.count(";") == 2
-        fs_table = re.search(r'CREATE TEMPORARY TABLE "([^"]+)"', code).group(1)
+        fs_table = re.search(made, code).group(1)
         assert re.search(rf"^--   {fs_table} +the frequency set", text, flags=re.MULTILINE), text  # named
-        con.execute(f'DROP TABLE "{fs_table}"')  # explain built it already: the printed script builds it again
+        con.execute(dropped.format(fs_table))  # explain built it already: the printed script builds it again
         cut = text.index("\n-- node ")
         build, query = text[:cut], text[cut:]
         con.execute(build)

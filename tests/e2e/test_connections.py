@@ -1,5 +1,6 @@
 """The caller's own open connection as ``db`` (Python API): the run uses it, leaves it open and as it was
-(settings, no tables of sqlanon's), and refuses connections it cannot use, on DuckDB and PostgreSQL."""
+(settings, no tables of sqlanon's), and refuses connections it cannot use, on DuckDB and PostgreSQL; on Spark
+the caller's SparkSession."""
 
 from __future__ import annotations
 
@@ -12,6 +13,9 @@ import pytest
 import sqlanon
 from sqlanon.config import parse_config
 from sqlanon.errors import ConfigError, InputError
+from tests.helpers import SparkConnection
+
+pytestmark = pytest.mark.spark
 
 ROWS = [(i, 20 + i % 30, "F" if i % 3 else "M") for i in range(300)]
 
@@ -34,6 +38,8 @@ def config(k: int = 5) -> Any:
 
 
 def open_connection(engine) -> Any:
+    if engine.name == "spark":
+        return SparkConnection(engine.con)
     if engine.name == "duckdb":
         return duckdb.connect(engine.extra["path"])
     import psycopg
@@ -42,17 +48,24 @@ def open_connection(engine) -> Any:
 
 
 def fill(con: Any) -> None:
+    if isinstance(con, SparkConnection):  # one INSERT: each statement is a Spark job
+        con.execute("CREATE TABLE people (id INT, age INT, sex STRING)")
+        con.execute("INSERT INTO people VALUES " + ", ".join(["(?, ?, ?)"] * len(ROWS)), [v for r in ROWS for v in r])
+        return
     con.execute("CREATE TABLE people (id INTEGER, age INTEGER, sex VARCHAR)")
     for row in ROWS:
         con.execute("INSERT INTO people VALUES (" + ", ".join(["%s" if _is_pg(con) else "?"] * 3) + ")", list(row))
 
 
 def _is_pg(con: Any) -> bool:
-    return not isinstance(con, duckdb.DuckDBPyConnection)
+    return not isinstance(con, duckdb.DuckDBPyConnection | SparkConnection)
 
 
 def session_state(con: Any) -> tuple:
     """The connection's own temporary tables and the settings sqlanon changes during a run."""
+    if isinstance(con, SparkConnection):  # temporary views (the scratch tables) and the current schema
+        views = [t.name for t in con.session.catalog.listTables() if t.isTemporary]
+        return sorted(views), con.session.catalog.currentDatabase()
     if _is_pg(con):
         temporary = con.execute("SELECT relname FROM pg_class WHERE relnamespace = pg_my_temp_schema()").fetchall()
         settings = con.execute("SELECT current_setting('temp_buffers'), current_setting('enable_mergejoin')").fetchall()
@@ -69,16 +82,17 @@ def test_a_run_on_the_callers_connection_leaves_it_open_and_as_it_was(engine) ->
         if _is_pg(con):
             con.execute("SET enable_mergejoin = on")
         before = session_state(con)
-        result = sqlanon.anonymize(config(), db=con)
+        db = getattr(con, "session", con)
+        result = sqlanon.anonymize(config(), db=db)
         assert result.verified
-        assert "(open connection)" in result.to_dict()["database"]
+        assert result.to_dict()["database"].endswith(("(open connection)", "(open session)"))
         assert con.execute("SELECT count(*) FROM people_out").fetchone()[0] == 300 - result.suppressed_rows
         assert session_state(con) == before
         # A failing run leaves the connection usable and clean too.
         with pytest.raises(InputError, match="larger than the number of records"):
-            sqlanon.anonymize(config(k=301), db=con)
+            sqlanon.anonymize(config(k=301), db=db)
         assert session_state(con) == before
-        assert sqlanon.validate(config(), db=con)["rows"] == 300
+        assert sqlanon.validate(config(), db=db)["rows"] == 300
         assert session_state(con) == before
     finally:
         con.close()

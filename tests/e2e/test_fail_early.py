@@ -7,7 +7,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from tests.helpers import Engine, invoke, write_config
+
+pytestmark = pytest.mark.spark
 
 ROWS = [(i, 20 + i % 20, "F" if i % 2 else "M") for i in range(40)]
 

@@ -2,7 +2,8 @@
 marks, dollar signs, dots, SQL keywords and unicode in table, column and hierarchy names and in data.
 
 Everything must work end to end through the CLI (anonymize, verify, check, validate, explain) and nothing
-may be injected: the decoy tables the names try to drop still exist afterwards.
+may be injected: the decoy tables the names try to drop still exist afterwards. On Spark too, with table and
+schema names its catalog can hold (``SPARK_NAMES``) and the same hostile columns and values.
 """
 
 from __future__ import annotations
@@ -15,7 +16,10 @@ from typing import Any
 
 import pytest
 
-from tests.helpers import Engine, invoke, quote, write_config
+from sqlanon.engines import adapter_for_url
+from tests.helpers import Engine, invoke, quote, spark_sql, write_config
+
+pytestmark = pytest.mark.spark
 
 SOURCE = "Größe; DROP TABLE x;--"
 OUTPUT = 'out "put"; DROP TABLE x;-- %s ? $1'
@@ -74,6 +78,8 @@ def raw(engine: Engine, sql: str, params: list[Any] | tuple[Any, ...] = ()) -> l
             return cur.fetchall() if cur.description else []
         finally:
             con.close()
+    if engine.name == "spark":  # tests.helpers' spark_sql turns the double-quoted names into backticks
+        return engine.execute(sql.replace(PH, "?"), params)
     text = sql.replace("%", "%%").replace(PH, "%s") if params else sql
     cur = engine.con.execute(text, list(params) if params else None)
     return cur.fetchall() if cur.description else []
@@ -93,23 +99,41 @@ def create(engine: Engine, qualified: str, columns: dict[str, str], rows: list[t
             con.close()
         return
     raw(engine, ddl)
+    if engine.name == "spark":
+        values = ", ".join(["(" + ", ".join([PH] * len(columns)) + ")"] * len(rows))
+        raw(engine, f"INSERT INTO {qualified} VALUES {values}", [v for r in rows for v in r])
+        return
     with engine.con.cursor() as cur:
         cur.executemany(insert.replace("%", "%%").replace(PH, "%s"), [list(r) for r in rows])
+
+
+SCHEMA = 'my "sch"; DROP TABLE x;-- % ?.ü'
+#: Spark's session catalog takes only letters, digits and _ in table and schema names (INVALID_SCHEMA_OR_RELATION_
+#: NAME; a name it refuses is exit 2, test_hostile_unquoted_output_name_without_dots): its tables get names that
+#: are keywords in mixed case, its columns and values stay as hostile as on the other engines.
+SPARK_NAMES = {SOURCE: "Select_From", OUTPUT: "Drop_Table", HIER_TABLE: "Hier_Where", SCHEMA: "Schema_Union"}
+
+
+def named(engine: Engine, name: str) -> str:
+    """A hostile table or schema name as the engine's catalog can hold it."""
+    return SPARK_NAMES[name] if engine.name == "spark" else name
 
 
 def setup_hostile(engine: Engine, schema: str | None = None) -> tuple[str, str, str]:
     """Decoy tables x and y, the hostile source and a hostile hierarchy table; returns qualified names
     (config spelling, which is also SQL spelling) of source, output and hierarchy table."""
+    schema = None if schema is None else named(engine, schema)
     engine.create_table("x", {"keep": "INTEGER"}, [(1,)])
     engine.create_table("y", {"keep": "INTEGER"}, [(2,)])
     prefix = ""
     if schema is not None:
         raw(engine, f"CREATE SCHEMA {quote(schema)}")
         prefix = quote(schema) + "."
-    create(engine, prefix + quote(SOURCE), COLUMNS, hostile_rows())
-    create(engine, prefix + quote(HIER_TABLE), {"leaf?": "VARCHAR", "lvl 1 %": "VARCHAR", "top;": "VARCHAR"},
+    source, output, hier = (quote(named(engine, t)) for t in (SOURCE, OUTPUT, HIER_TABLE))
+    create(engine, prefix + source, COLUMNS, hostile_rows())
+    create(engine, prefix + hier, {"leaf?": "VARCHAR", "lvl 1 %": "VARCHAR", "top;": "VARCHAR"},
            [("A", "AB", "*"), ("B", "AB", "*"), ("C", "C", "*")])
-    return prefix + quote(SOURCE), prefix + quote(OUTPUT), prefix + quote(HIER_TABLE)
+    return prefix + source, prefix + output, prefix + hier
 
 
 def hostile_config(url: str, source: str, output: str, hier: str, k: int = 3) -> dict[str, Any]:
@@ -135,14 +159,52 @@ def all_relations(engine: Engine) -> set[str]:
     """Every table name in every schema, temporary schemas of other sessions included."""
     if engine.name == "duckdb":
         return {r[0] for r in raw(engine, "SELECT table_name FROM information_schema.tables")}
+    if engine.name == "spark":  # every schema's tables, and the session's temporary views (scratch tables)
+        schemas = [d.name for d in engine.con.catalog.listDatabases()]
+        return {r.tableName for s in schemas for r in engine.con.sql(f"SHOW TABLES IN {spark_quote(s)}").collect()}
     return {r[0] for r in raw(engine, "SELECT relname FROM pg_class WHERE relkind IN ('r', 'v', 'm', 'p')")}
+
+
+def stored(engine: Engine, name: str) -> str:
+    """A hostile table's name as the catalog keeps it: Spark's session catalog folds names to lower case."""
+    return named(engine, name).lower() if engine.name == "spark" else name
+
+
+def tables_in(engine: Engine, schema: str | None) -> set[str]:
+    """The tables of a schema of its own (Engine.tables lists every schema's on DuckDB and PostgreSQL, the
+    test's own on Spark)."""
+    if schema is None or engine.name != "spark":
+        return set()
+    return {r.tableName for r in engine.con.sql(f"SHOW TABLES IN {spark_quote(named(engine, schema))}").collect()}
+
+
+def spark_quote(name: str) -> str:
+    return "`" + name.replace("`", "``") + "`"
+
+
+def column_names(engine: Engine, qualified: str) -> list[str]:
+    return [d[0] for d in raw_description(engine, qualified)]
+
+
+def raw_description(engine: Engine, qualified: str) -> list[tuple]:
+    if engine.name == "spark":
+        return [(f.name,) for f in engine.con.sql(spark_sql(f"SELECT * FROM {qualified}")).schema.fields]
+    if engine.name == "duckdb":
+        import duckdb
+
+        con = duckdb.connect(engine.extra["path"])
+        try:
+            return list(con.execute(f"SELECT * FROM {qualified} LIMIT 0").description)
+        finally:
+            con.close()
+    return list(engine.con.execute(f"SELECT * FROM {qualified} LIMIT 0").description)
 
 
 def select_all(engine: Engine, qualified: str) -> list[tuple]:
     return sorted(raw(engine, f"SELECT * FROM {qualified}"), key=repr)
 
 
-@pytest.mark.parametrize("schema", [None, 'my "sch"; DROP TABLE x;-- % ?.ü'], ids=["default", "schema"])
+@pytest.mark.parametrize("schema", [None, SCHEMA], ids=["default", "schema"])
 def test_hostile_identifiers_end_to_end(engine: Engine, tmp_path: Path, schema: str | None) -> None:
     source, output, hier = setup_hostile(engine, schema)
     before = select_all(engine, source)
@@ -162,18 +224,15 @@ def test_hostile_identifiers_end_to_end(engine: Engine, tmp_path: Path, schema: 
     assert list(report["transformation"]) == QIS
 
     # No injection: the decoys survive, the source is unchanged, no temporary table is left behind.
-    tables = engine.tables()
-    assert {"x", "y", SOURCE, HIER_TABLE, OUTPUT} <= tables
+    tables = engine.tables() | tables_in(engine, schema)
+    assert {"x", "y", *(stored(engine, t) for t in (SOURCE, HIER_TABLE, OUTPUT))} <= tables
     assert raw(engine, "SELECT keep FROM x") == [(1,)] and raw(engine, "SELECT keep FROM y") == [(2,)]
     assert select_all(engine, source) == before
     assert not any(t.startswith("sqlanon_") for t in all_relations(engine))
 
     # The output: right columns in the right order, right row count, k-anonymous, values from the hierarchies.
-    prefix = "" if schema is None else quote(schema) + "."
-    out_cols = raw(engine, "SELECT column_name FROM information_schema.columns WHERE table_name = " + PH
-                   + " ORDER BY ordinal_position", [OUTPUT])
-    assert [c[0] for c in out_cols] == [QUOTE_COL, KEYWORD_COL, MIXED_COL, DATE_COL, PCT_COL, SEMI_COL]
-    rows = raw(engine, f"SELECT * FROM {prefix}{quote(OUTPUT)}")
+    assert column_names(engine, output) == [QUOTE_COL, KEYWORD_COL, MIXED_COL, DATE_COL, PCT_COL, SEMI_COL]
+    rows = raw(engine, f"SELECT * FROM {output}")
     assert len(rows) == 48 - report["suppressed_rows"] == report.get("output_rows", len(rows))
     classes = Counter(tuple(r[:4]) for r in rows)
     assert min(classes.values()) >= 3
@@ -195,30 +254,36 @@ def test_hostile_identifiers_end_to_end(engine: Engine, tmp_path: Path, schema: 
     data["output"]["if_exists"] = "replace"
     replaced = invoke("anonymize", write_config(tmp_path / "replace.yaml", data), "--json")
     assert replaced.exit_code == 0, replaced.output
-    assert {"x", "y", SOURCE, OUTPUT} <= engine.tables()
+    assert {"x", "y", stored(engine, SOURCE), stored(engine, OUTPUT)} <= engine.tables() | tables_in(engine, schema)
 
 
 def test_hostile_unquoted_output_name_without_dots(engine: Engine, tmp_path: Path) -> None:
     """An unquoted config name is taken literally (no SQL parsing), however hostile, as long as it has no dot;
-    only its case follows the engine's rule (lower case here, so the same on both engines)."""
-    setup_hostile(engine)
+    only its case follows the engine's rule (lower case here, so the same on both engines). Spark's catalog
+    refuses it: exit 2 naming it, nothing written, the decoy intact."""
+    source, _, hier = setup_hostile(engine)
     name = "tab le;drop table x;--'%?$1"
-    config = write_config(tmp_path / "c.yaml", hostile_config(engine.url, quote(SOURCE), name, quote(HIER_TABLE)))
+    config = write_config(tmp_path / "c.yaml", hostile_config(engine.url, source, name, hier))
     result = invoke("anonymize", config, "--json")
+    if engine.name == "spark":
+        assert result.exit_code == 2, result.output
+        assert name in result.stderr and "not a valid name" in result.stderr
+        assert engine.tables() == {"x", "y", stored(engine, SOURCE), stored(engine, HIER_TABLE)}
+        return
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout)["output_table"] == quote(name)
-    assert {"x", name, SOURCE} <= engine.tables()
+    assert {"x", name, stored(engine, SOURCE)} <= engine.tables()
 
 
 def test_hostile_names_in_error_messages(engine: Engine, tmp_path: Path) -> None:
     """Errors about hostile names quote them faithfully and still exit 2 without a traceback."""
-    setup_hostile(engine)
-    data = hostile_config(engine.url, quote(SOURCE), OUTPUT, quote(HIER_TABLE))
+    source, output, hier = setup_hostile(engine)
+    data = hostile_config(engine.url, source, output, hier)
     data["attributes"]['no "such"; col'] = {"role": "insensitive"}
     result = invoke("validate", write_config(tmp_path / "c.yaml", data))
     assert result.exit_code == 2, result.output
     assert "no \"such\"; col" in result.stderr
-    data = hostile_config(engine.url, "missing; DROP TABLE x;--", OUTPUT, HIER_TABLE)
+    data = hostile_config(engine.url, "missing; DROP TABLE x;--", output, hier)
     result = invoke("validate", write_config(tmp_path / "d.yaml", data))
     assert result.exit_code == 2, result.output
     assert "missing; DROP TABLE x;--" in result.stderr
@@ -233,17 +298,16 @@ def test_explain_prints_hostile_identifiers_verbatim(engine: Engine, tmp_path: P
     result = invoke("explain", config)
     assert result.exit_code == 0, result.output
     sql_text = "\n".join(line for line in result.stdout.splitlines() if not line.startswith("--"))
+    shown = type(adapter_for_url(engine.url)).quote_identifier  # the engine's quoting, as a user copies it
     for column in (QUOTE_COL, KEYWORD_COL, MIXED_COL, DATE_COL):
-        assert quote(column) in sql_text, f"{quote(column)} not in the printed SQL"
-    assert quote(SOURCE) in sql_text
+        assert shown(column) in sql_text, f"{shown(column)} not in the printed SQL"
+    assert shown(named(engine, SOURCE)) in sql_text
     assert "%%" not in sql_text, "printed SQL has doubled percent signs (wrong identifier when run by hand)"
 
 
 def test_hierarchy_rows_reach_the_database_exactly(engine: Engine) -> None:
     """Configuration rows (hierarchies) are bulk-inserted: DuckDB through a CSV its reader loads, with a random
     token read back as NULL; PostgreSQL through COPY. Text that looks like CSV syntax or like NULL stays text."""
-    from sqlanon.engines import adapter_for_url
-
     rows = [
         ["a", "", None],
         ['q"uote', "line\nbreak", "sqlanon-null-0123"],
@@ -254,7 +318,8 @@ def test_hierarchy_rows_reach_the_database_exactly(engine: Engine) -> None:
     adapter = adapter_for_url(engine.url)
     adapter.connect()
     try:
-        adapter.execute("CREATE TEMPORARY TABLE hier_rows (i INTEGER, a VARCHAR, b VARCHAR, c VARCHAR)")
+        temporary, text = ("", "STRING") if engine.name == "spark" else ("TEMPORARY ", "VARCHAR")  # no temporary tables
+        adapter.execute(f"CREATE {temporary}TABLE hier_rows (i {text}, a {text}, b {text}, c {text})")
         adapter.bulk_insert("hier_rows", 4, [[str(i), *row] for i, row in enumerate(rows)])
         got = adapter.execute("SELECT a, b, c FROM hier_rows ORDER BY i")
     finally:

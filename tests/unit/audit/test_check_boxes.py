@@ -7,8 +7,12 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+import pytest
+
 from tests.helpers import Engine, invoke
 from tests.unit.test_audit import check_json, expect_error, leftover_tables
+
+pytestmark = pytest.mark.spark
 
 NOTE = ("not k-anonymous as a table; every released box holds >= k subjects of the source "
         "(a request-mode release protects each request, not the table)")

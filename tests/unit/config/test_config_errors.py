@@ -14,6 +14,8 @@ import yaml
 from tests.bad_input import COLUMNS, base_config, config_file, expect_error
 from tests.helpers import Engine, invoke
 
+pytestmark = pytest.mark.spark
+
 
 def test_the_base_config_is_valid(both: Engine, tmp_path: Path) -> None:
     """The bad inputs below are each one change away from this working config."""

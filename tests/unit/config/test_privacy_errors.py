@@ -14,6 +14,8 @@ import pytest
 from tests.bad_input import COLUMNS, base_config, config_file, expect_error
 from tests.helpers import Engine, invoke
 
+pytestmark = pytest.mark.spark
+
 
 @pytest.mark.parametrize("k", [0, -3])
 def test_k_below_1(db: Engine, tmp_path: Path, k: int) -> None:

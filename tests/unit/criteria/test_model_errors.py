@@ -13,6 +13,8 @@ from sqlanon.cli import main
 from tests.helpers import write_config
 from tests.strategies import fresh
 
+pytestmark = pytest.mark.spark
+
 
 def _error_configs(source: str, population: str, url: str) -> list[tuple[str, dict[str, Any], list[str]]]:
     """(label, config, substrings the error message must contain)."""

@@ -13,6 +13,8 @@ import pytest
 from tests.bad_input import base_config, config_file, expect_error
 from tests.helpers import Engine
 
+pytestmark = pytest.mark.spark
+
 
 def test_value_missing_from_hierarchy_lists_values_with_counts(both: Engine, tmp_path: Path) -> None:
     data = base_config(both.url)

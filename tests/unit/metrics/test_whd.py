@@ -10,6 +10,7 @@ import json
 from fractions import Fraction
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -18,6 +19,8 @@ from sqlanon.metrics import METRICS, MetricContext
 from sqlanon.metrics.whd import whd
 from tests.bad_input import base_config, config_file, expect_error
 from tests.helpers import Engine, invoke
+
+pytestmark = pytest.mark.spark
 
 
 def _ctx(heights: tuple[int, ...], records: int = 10, weights: tuple[str, float] = ("uniform", 1.0)) -> MetricContext:

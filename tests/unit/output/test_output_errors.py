@@ -7,8 +7,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from tests.bad_input import base_config, config_file, expect_error
 from tests.helpers import Engine
+
+pytestmark = pytest.mark.spark
 
 
 def test_output_table_exists(both: Engine, tmp_path: Path) -> None:

@@ -18,6 +18,8 @@ import pytest
 import sqlanon
 from tests.helpers import Engine, make_people, people_config, write_config
 
+pytestmark = pytest.mark.spark
+
 SQLANON = Path(sys.executable).with_name("sqlanon")
 
 

@@ -17,6 +17,8 @@ from sqlanon.report import render_html
 from tests.helpers import REPO, Engine, make_people, people_config, write_config
 from tests.unit.report.test_report_html import _base_report, _marks, _svg_block, _with_lattice, small_report
 
+pytestmark = pytest.mark.spark
+
 # -- the loss legend ---------------------------------------------------------------------------------------------
 
 
