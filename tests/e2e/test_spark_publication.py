@@ -116,3 +116,30 @@ def test_a_run_killed_between_the_renames_leaves_the_old_table_and_the_next_run_
     counts = json.loads(child(url, "inspect").splitlines()[0])
     # The release the killed run left was dropped before the new one was built; the old table was replaced.
     assert counts.keys() == {"src", "src_k4"} and counts["src_k4"] > 1
+
+
+def test_ctrl_c_between_the_renames_puts_the_old_table_back_and_exits_130(tmp_path: Path) -> None:
+    """Ctrl-C where a kill leaves no target: the interrupted run takes its steps back (the old table renamed
+    into place, the release dropped) before it exits 130."""
+    warehouse = tmp_path / "wh"
+    url = f"spark:///?master=local[1]&warehouse={warehouse}&spark.sql.shuffle.partitions=2"
+    child(url, "setup")
+    data = config_data(url)
+    data["output"]["if_exists"] = "replace"
+    path = write_config(tmp_path / "publish.yaml", data)
+
+    staged, old = (name[-1] for name in writer.staged_names(("spark_catalog", "default", "src_k4")))
+    interrupted = sqlanon("anonymize", str(path), pause=120)
+    wait_for(interrupted, lambda: (warehouse / old).is_dir() and sleeping(interrupted.pid),
+             "the pause between the renames", limit=300)
+    interrupted.send_signal(signal.SIGINT)
+    out, err = interrupted.communicate(timeout=120)
+    assert interrupted.returncode == 130, err[-2000:]
+    assert "interrupted" in err.lower() and not out
+    jvm_gone(warehouse)
+
+    counts = json.loads(child(url, "inspect").splitlines()[0])
+    rows = json.loads(child(url, "inspect").splitlines()[1])
+    assert counts.keys() == {"src", "src_k4"}, counts  # neither private name is left
+    assert rows["src_k4"] == [["old"]]  # the old contents, as they were
+    assert not (warehouse / old).exists() and not (warehouse / staged).exists()
