@@ -107,11 +107,13 @@ class Engine:
         q = quote
         self.execute(f"CREATE TABLE {q(name)} (" + ", ".join(f"{q(c)} {t}" for c, t in columns.items()) + ")")
         if rows and self.name == "spark":
+            # Each chunk one file (COALESCE(1)): a small table reads back in the order it was inserted, as the
+            # tests of the release's row order take for granted on every engine.
             for start in range(0, len(rows), 500):
                 part = rows[start:start + 500]
                 one = "(" + ", ".join(["?"] * len(columns)) + ")"
-                self.execute(f"INSERT INTO {q(name)} VALUES " + ", ".join([one] * len(part)),
-                             [v for r in part for v in r])
+                self.execute(f"INSERT INTO {q(name)} SELECT /*+ COALESCE(1) */ * FROM VALUES "
+                             + ", ".join([one] * len(part)), [v for r in part for v in r])
         elif rows:
             con = self._connect()
             try:
@@ -125,6 +127,14 @@ class Engine:
             finally:
                 if self.name == "duckdb":
                     con.close()
+
+    def columns(self, table: str) -> list[tuple[str, str]]:
+        """A table's (column name, type name) in order, by the engine's catalog (Spark has no information_schema)."""
+        if self.name == "spark":
+            return [(f.name, f.dataType.simpleString()) for f in self.con.table(spark_sql(quote(table))).schema]
+        return [tuple(r) for r in self.execute(  # type: ignore[misc]
+            "SELECT column_name, data_type FROM information_schema.columns WHERE table_name = ? "
+            "ORDER BY ordinal_position", [table])]
 
     def tables(self) -> set[str]:
         """Names of all tables visible to a new session (temporary tables of other sessions and sqlanon's run

@@ -33,6 +33,8 @@ from tests.strategies import SETTINGS, SensitiveColumn, fresh
 from tests.strategies import ModelCase as Case
 from tests.strategies import model_cases as cases
 
+pytestmark = pytest.mark.spark
+
 
 def closeness_boundary(distance: str, first: tuple, second: tuple) -> Case:
     """Pinned boundary: classes qa=a0 and qa=a1 of five records each whose EMD is exactly t = 0.2 (a decimal
@@ -264,7 +266,8 @@ def test_prepared_statements_keep_every_value(engine) -> None:
     try:
         assert adapter.execute_prepared("SELECT 1", []) == [(1,)]
         placeholder = adapter.PLACEHOLDER
-        query = f"SELECT CAST({placeholder} AS DOUBLE PRECISION), CAST({placeholder} AS BIGINT) + 1"
+        double = "DOUBLE" if engine.name == "spark" else "DOUBLE PRECISION"
+        query = f"SELECT CAST({placeholder} AS {double}), CAST({placeholder} AS BIGINT) + 1"
         values = [0.1, 1 / 3, 1e-300, 2.5e300, 5e-324, -7.25, 2.0**60]
         before = adapter.statements
         got = [adapter.execute_prepared(query, [v, 2**40])[0] for v in values]

@@ -13,9 +13,13 @@ import itertools
 import secrets
 from typing import Any
 
+import pytest
+
 import sqlanon
 from sqlanon.config import parse_config
 from tests.helpers import Engine, quote
+
+pytestmark = pytest.mark.spark
 
 ROWS = 240
 _names = itertools.count()

@@ -79,9 +79,7 @@ def test_written_table_satisfies_the_models(engine, case: Case, metric: str, str
 
     # Independent check over the written table, in plain SQL and Python.
     names = [s.name for s in case.sensitive]
-    header = [r[0] for r in engine.execute(
-        f"SELECT column_name FROM information_schema.columns WHERE table_name = '{out}' ORDER BY ordinal_position"
-    )]
+    header = [name for name, _ in engine.columns(out)]
     assert header == [*QIS, *names, "note"], where
     cols = ", ".join(f'"{c}"' for c in (*QIS, *names))
     rows = engine.execute(f'SELECT {cols} FROM "{out}"')
