@@ -109,10 +109,12 @@ class Engine:
         if rows and self.name == "spark":
             # Each chunk one file (COALESCE(1)): a small table reads back in the order it was inserted, as the
             # tests of the release's row order take for granted on every engine.
+            # The casts are INSERT ... VALUES's own (a date from its text; INSERT ... SELECT casts only safely).
+            typed = ", ".join(f"CAST(col{i} AS {t})" for i, t in enumerate(columns.values(), start=1))
             for start in range(0, len(rows), 500):
                 part = rows[start:start + 500]
                 one = "(" + ", ".join(["?"] * len(columns)) + ")"
-                self.execute(f"INSERT INTO {q(name)} SELECT /*+ COALESCE(1) */ * FROM VALUES "
+                self.execute(f"INSERT INTO {q(name)} SELECT /*+ COALESCE(1) */ {typed} FROM VALUES "
                              + ", ".join([one] * len(part)), [v for r in part for v in r])
         elif rows:
             con = self._connect()

@@ -26,6 +26,8 @@ import pytest
 import sqlanon
 from tests.helpers import Engine, invoke, quote
 
+pytestmark = pytest.mark.spark
+
 # -- helpers -----------------------------------------------------------------------------------------------
 
 
@@ -292,7 +294,8 @@ def test_delta_presence_range(engine: Engine, tmp_path: Path) -> None:
     engine.create_table("census", {"age": "INTEGER", "zone": "VARCHAR"}, [
         (a, z) for z, a, _, _ in WARD_ROWS] + [(1, "x"), (1, "x"), (None, "y"), (2, "z")])
     report = check_json(engine, "--table", "ward", "--qi", "zone,age", "--population", "census")
-    census = "test.main.census" if engine.name == "duckdb" else "public.census"  # resolved by the database
+    census = {"duckdb": "test.main.census", "postgres": "public.census",  # resolved by the database
+              "spark": f"spark_catalog.{engine._dbname}.census"}[engine.name]
     # X: 3 of 5 = 0.6; Y (NULL age matches NULL age): 3 of 4 = 0.75; ('z', 2) is not a class of the subset.
     assert report["delta_presence"] == {
         "population": census, "population_rows": 10, "classes": 2, "delta_min": 0.6, "delta_max": 0.75,

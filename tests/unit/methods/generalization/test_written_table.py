@@ -21,6 +21,8 @@ from tests.helpers import make_people, people_config, rolled_up_everywhere, writ
 from tests.oracle import METRIC_NAMES
 from tests.strategies import SETTINGS, STRATEGY_NAMES, Case, cases, fresh
 
+pytestmark = pytest.mark.spark
+
 
 @settings(max_examples=20, **SETTINGS)
 @given(

@@ -25,6 +25,8 @@ from tests.strategies import QIS, SEARCH_METRICS, SETTINGS, fresh
 from tests.strategies import ModelCase as Case
 from tests.strategies import model_cases as cases
 
+pytestmark = pytest.mark.spark
+
 
 def class_passes(kind: str, params: dict[str, Any], values: list[Any]) -> bool:
     """The class-local models, written again from the issue text (independent of the oracle's code)."""
