@@ -75,14 +75,18 @@ def sqlanon(*args: str, pause: float | None = None) -> subprocess.Popen[str]:
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
-def test_a_run_killed_between_the_renames_leaves_the_old_table_and_the_next_run_says_so(tmp_path: Path) -> None:
+def warehouse_and_job(tmp_path: Path) -> tuple[Path, str, Path]:
+    """A warehouse with the source and an old output ``src_k4``, its URL, and a config replacing that output."""
     warehouse = tmp_path / "wh"
     url = f"spark:///?master=local[1]&warehouse={warehouse}&spark.sql.shuffle.partitions=2"
     child(url, "setup")
     data = config_data(url)
     data["output"]["if_exists"] = "replace"
-    path = write_config(tmp_path / "publish.yaml", data)
+    return warehouse, url, write_config(tmp_path / "publish.yaml", data)
 
+
+def test_a_run_killed_between_the_renames_leaves_the_old_table_and_the_next_run_says_so(tmp_path: Path) -> None:
+    warehouse, url, path = warehouse_and_job(tmp_path)
     staged, old = (name[-1] for name in writer.staged_names(("spark_catalog", "default", "src_k4")))
     killed = sqlanon("anonymize", str(path), pause=120)
     # In the pause once the old table's folder has its private name (pyspark also sleeps while its JVM starts).
@@ -121,13 +125,7 @@ def test_a_run_killed_between_the_renames_leaves_the_old_table_and_the_next_run_
 def test_ctrl_c_between_the_renames_puts_the_old_table_back_and_exits_130(tmp_path: Path) -> None:
     """Ctrl-C where a kill leaves no target: the interrupted run takes its steps back (the old table renamed
     into place, the release dropped) before it exits 130."""
-    warehouse = tmp_path / "wh"
-    url = f"spark:///?master=local[1]&warehouse={warehouse}&spark.sql.shuffle.partitions=2"
-    child(url, "setup")
-    data = config_data(url)
-    data["output"]["if_exists"] = "replace"
-    path = write_config(tmp_path / "publish.yaml", data)
-
+    warehouse, url, path = warehouse_and_job(tmp_path)
     staged, old = (name[-1] for name in writer.staged_names(("spark_catalog", "default", "src_k4")))
     interrupted = sqlanon("anonymize", str(path), pause=120)
     wait_for(interrupted, lambda: (warehouse / old).is_dir() and sleeping(interrupted.pid),
