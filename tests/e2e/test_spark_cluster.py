@@ -8,10 +8,8 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -19,7 +17,7 @@ import pytest
 
 from tests.e2e.test_faults import _env
 from tests.e2e.test_interrupt import config_data
-from tests.e2e.test_spark_connect import free_port
+from tests.e2e.test_spark_connect import free_port, listening
 from tests.helpers import REPO, write_config
 
 pytestmark = pytest.mark.spark
@@ -44,13 +42,7 @@ def standalone_master(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]
     subprocess.run([*daemon, "start", master_class, "1", "--host", "127.0.0.1", "--port", str(port),
                     "--webui-port", str(web)], env=env, check=True, capture_output=True)
     try:
-        deadline = time.monotonic() + 120
-        while time.monotonic() < deadline:
-            with socket.socket() as s:
-                if s.connect_ex(("127.0.0.1", port)) == 0:
-                    break
-            time.sleep(0.5)
-        else:
+        if not listening(port):
             pytest.fail("the standalone master did not start")
         subprocess.run([*daemon, "start", worker_class, "1", "--webui-port", str(worker_web), "--cores", "1",
                         "--memory", "1g", master], env=env, check=True, capture_output=True)

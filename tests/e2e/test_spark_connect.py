@@ -46,6 +46,18 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def listening(port: int, limit: float = 120) -> bool:
+    """Whether a server on this machine listens on ``port`` within ``limit`` seconds (a Spark daemon's JVM
+    takes seconds to start)."""
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline:
+        with socket.socket() as s:
+            if s.connect_ex(("127.0.0.1", port)) == 0:
+                return True
+        time.sleep(0.5)
+    return False
+
+
 @pytest.fixture(scope="module")
 def connect_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A Spark Connect server on a free port, for this module (started and stopped by Spark's own scripts)."""
@@ -61,13 +73,7 @@ def connect_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
                     "--conf", f"spark.sql.warehouse.dir={logs / 'warehouse'}",
                     "--conf", "spark.sql.shuffle.partitions=2"], env=env, check=True, capture_output=True)
     try:
-        deadline = time.monotonic() + 120
-        while time.monotonic() < deadline:
-            with socket.socket() as s:
-                if s.connect_ex(("127.0.0.1", port)) == 0:
-                    break
-            time.sleep(0.5)
-        else:
+        if not listening(port):
             pytest.fail("the Spark Connect server did not start:\n" + "\n".join(
                 p.read_text()[-3000:] for p in logs.glob("*.out")))
         yield f"sc://127.0.0.1:{port}"
