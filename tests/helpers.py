@@ -153,6 +153,24 @@ class Engine:
             )
         return {r[0] for r in rows}
 
+    def schemas(self) -> set[str]:
+        """Names of the schemas of the database (Spark: of its session catalog)."""
+        if self.name == "spark":
+            return {d.name for d in self.con.catalog.listDatabases()}
+        return {r[0] for r in self.execute("SELECT schema_name FROM information_schema.schemata")}
+
+    @property
+    def schema(self) -> str:
+        """The schema unqualified names are created in: DuckDB's main, PostgreSQL's public, the test's on Spark."""
+        return {"duckdb": "main", "postgres": "public"}.get(self.name, self._dbname or "")
+
+    @property
+    def catalog(self) -> str:
+        """The catalog part of a three-part name: DuckDB's database (the file's stem), PostgreSQL's database,
+        Spark's session catalog."""
+        query = "SELECT current_catalog()" if self.name == "spark" else "SELECT current_database()"
+        return self.execute(query)[0][0]
+
     def close(self) -> None:
         if self.name == "spark":
             # Schemas are the catalog's, shared by the tests of the run: the test's own (its database) and
@@ -197,6 +215,12 @@ class SparkConnection:
 
     def close(self) -> None:
         """The session is the test run's: it stays open."""
+
+
+def on_engines(*names: str) -> pytest.MarkDecorator:
+    """The ``engine`` fixture on these engines only (a test of one engine's settings, or of what another engine
+    lacks: PostgreSQL's search path, foreign keys)."""
+    return pytest.mark.parametrize("engine", names, indirect=True)
 
 
 def quote(name: str) -> str:

@@ -327,6 +327,8 @@ class SparkAdapter(EngineAdapter):
             table = self._spark.catalog.getTable(qualified)
             kind = "view" if str(table.tableType).upper() == "VIEW" else "table"
             exact = (table.catalog or exact[0], *(table.namespace or [exact[1]]), table.name)
+        else:  # a new table: the catalog will hold its name, and its schema's, in lower case
+            exact = (exact[0], *(p.lower() for p in exact[1:]))
         schema_exists = self._spark.catalog.databaseExists(self.quote_qualified(exact[:-1]))
         return Relation(spelled=name.text, parts=tuple(exact), key=tuple(p.lower() for p in exact), kind=kind,
                         schema_exists=schema_exists or kind is not None, writable=True)

@@ -3,9 +3,13 @@ keeps one (top_down), as they improve."""
 
 from __future__ import annotations
 
+import pytest
+
 import sqlanon
 from sqlanon.console import Progress
 from tests.strategies import Case, fresh
+
+pytestmark = pytest.mark.spark
 
 
 def test_the_line_shows_the_bound_once_the_search_has_one(capsys) -> None:

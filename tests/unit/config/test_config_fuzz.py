@@ -19,6 +19,8 @@ from hypothesis import strategies as st
 
 from tests.helpers import Engine, invoke
 
+pytestmark = pytest.mark.spark
+
 ROWS = [(i, 20 + i % 30, "F" if i % 3 else "M", f"{10000 + i % 7}", f"n{i}") for i in range(60)]
 COLUMNS = {"id": "INTEGER", "age": "INTEGER", "sex": "VARCHAR", "zip": "VARCHAR", "name": "VARCHAR"}
 

@@ -10,16 +10,18 @@ from typing import Any
 import pytest
 
 from tests.bad_input import base_config, config_file
-from tests.helpers import Engine, invoke
+from tests.helpers import Engine, invoke, on_engines
+
+#: A PostgreSQL session setting: the test runs on PostgreSQL only.
+ON_POSTGRES = on_engines("postgres")
 
 
+@ON_POSTGRES
 def test_postgres_session_settings_unless_the_url_says(engine) -> None:
     """temp_buffers is raised for sqlanon's sessions (the frequency set is a temporary table scanned per
     node) and merge joins are disfavoured (joins with unanalyzed lookup tables); an explicit
     ``options=-c name=value`` in the URL is left alone, and its space survives the translation to libpq
     (SQLAlchemy's rendering turned it into a '+', an unknown setting)."""
-    if engine.name != "postgres":
-        pytest.skip("a PostgreSQL session setting")
     from urllib.parse import quote
 
     from sqlanon.engines import adapter_for_url
@@ -38,14 +40,13 @@ def test_postgres_session_settings_unless_the_url_says(engine) -> None:
     assert shown == {"default": "256MB off", "url": "16MB on"}
 
 
+@ON_POSTGRES
 def test_postgres_verification_aggregates_with_more_work_mem(
     both: Engine, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The written table's verification (one aggregate over all its rows) runs with work_mem 64 MB, so that
     PostgreSQL hashes its classes instead of sorting them on disk, and the session's value comes back after
     it; a work_mem in the URL is left alone."""
-    if both.name != "postgres":
-        pytest.skip("a PostgreSQL session setting")
     from urllib.parse import quote
 
     from sqlanon import run as api  # the run lifecycle calls the verifier
@@ -275,13 +276,12 @@ def test_duckdb_runs_over_one_row_group_of_source_on_one_thread(
     assert threads_seen("small", f"duckdb:///{path}?threads=2") == {"count_rows": 2, "build_frequency_set": 2}
 
 
+@ON_POSTGRES
 def test_postgres_frequency_set_builds_with_more_work_mem(
     both: Engine, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The frequency set and its copies (whole-table aggregates and a sort into parts) are built with work_mem
     64 MB, so that they do not spill to disk; the node queries of the search run with the session's value."""
-    if both.name != "postgres":
-        pytest.skip("a PostgreSQL session setting")
     from sqlanon.engines.postgres import AGGREGATE_WORK_MEM, PostgresAdapter
     from sqlanon.evaluation.evaluator import NodeEvaluator
 

@@ -24,9 +24,15 @@ from sqlanon.evaluation.evaluator import exact_in_double
 from sqlanon.evaluation.tuning import tuning_for
 from sqlanon.metrics import METRICS
 from sqlanon.session import Session
-from tests.helpers import prepare, rolled_up_everywhere, sliced_everywhere
+from tests.helpers import on_engines, prepare, rolled_up_everywhere, sliced_everywhere
 from tests.oracle import METRIC_NAMES
 from tests.strategies import QI_NAMES, SETTINGS, Case, cases, close, fresh, text_case
+
+pytestmark = pytest.mark.spark
+
+#: Sliced checks and rolled-up code tables are DuckDB's and PostgreSQL's node query tunings; Spark's neutral
+#: tuning has neither (README, "On a cluster"), so the tests of their workings run on those two.
+SLICING_ENGINES = on_engines("duckdb", "postgres")
 
 
 @settings(max_examples=25, **SETTINGS)
@@ -173,6 +179,7 @@ def test_levels_with_a_single_code_are_left_out_of_the_grouping(engine) -> None:
         assert prepare(session).fset.distinct_codes == ((4, 2, 1), (2, 1), (2, 1, 1))
 
 
+@SLICING_ENGINES
 def test_node_queries_assembled_per_grouping_are_the_template_rendered_whole(engine) -> None:
     """The evaluator renders a node query once per shape and its class key once per grouping, then fills in the
     levels (``NodeEvaluator._query``): for every node, checks and Loss weights queries, plain or in parts, with
@@ -235,6 +242,7 @@ def test_loss_weights_are_looked_up_per_code_unless_a_code_has_two(engine) -> No
                              oracle.display("loss", expected.values["loss"])), (single, node)
 
 
+@SLICING_ENGINES
 @settings(max_examples=25, **SETTINGS)
 @given(case=cases(), parts=st.integers(2, 5), max_share=st.sampled_from([0.0, 0.5, 1.0]), rolled_up=st.booleans(),
        by_ranges=st.booleans())
@@ -268,6 +276,7 @@ def test_sliced_checks_match_the_oracle(engine, case: Case, parts: int, max_shar
                 assert check.suppressed_records == expected, node
 
 
+@SLICING_ENGINES
 def test_a_check_stops_at_the_part_that_exceeds_the_limit(engine) -> None:
     """Two parts by the first letter of qa (level 1 of 3): part 1 ('a', 4 unique rows, the larger slice) already
     suppresses more than the limit of 2, so the check of the bottom node stops there, short of b2 in part 2;
@@ -296,6 +305,7 @@ def test_a_check_stops_at_the_part_that_exceeds_the_limit(engine) -> None:
         assert evaluator.evaluate((0, 0)).suppressed_records == 5  # the Loss weights query counts them all
 
 
+@SLICING_ENGINES
 def test_the_code_table_is_made_when_a_node_no_rolled_up_table_serves_needs_it(engine) -> None:
     """Rolled up from the frequency set, the code table waits: nodes at or above a rolled-up table's levels
     read that table, and the bottom node's feasibility check makes the code table, once, with the oracle's
@@ -330,6 +340,7 @@ def test_the_code_table_is_made_when_a_node_no_rolled_up_table_serves_needs_it(e
                 (0, 0)).suppressed_records == oracle.evaluate((0, 0)).suppressed
 
 
+@SLICING_ENGINES
 def test_parts_over_many_pages_are_read_whole(engine) -> None:
     """A code table of 5,000 rows in 4 parts (many pages each, on PostgreSQL read by their ranges of row
     positions): a sliced check that reads every part counts what the whole check counts, to the record (k=11

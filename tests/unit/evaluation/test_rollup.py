@@ -3,8 +3,12 @@ them are compared with the oracle in test_node_evaluation.py."""
 
 from __future__ import annotations
 
+import pytest
+
 from sqlanon.evaluation import rollup
 from sqlanon.evaluation.rollup import RolledUp
+
+pytestmark = pytest.mark.spark
 
 
 def test_the_qis_whose_level_1_merges_most_are_rolled_up() -> None:
@@ -36,7 +40,7 @@ def test_a_node_reads_the_smallest_table_it_is_above() -> None:
 
 def test_a_rolled_up_table_is_counted_as_it_is_made(engine) -> None:
     """create_counted returns the rows of the new table: on PostgreSQL the count its CREATE TABLE ... AS
-    reports (one statement), on DuckDB counted after it (two)."""
+    reports (one statement), on DuckDB and Spark counted after it (two)."""
     from sqlanon.engines import adapter_for_url
 
     engine.create_table("codes", {"cnt": "INTEGER", "q0_0": "INTEGER", "q0_1": "INTEGER", "q1_0": "INTEGER"},
@@ -49,6 +53,7 @@ def test_a_rolled_up_table_is_counted_as_it_is_made(engine) -> None:
                                       levels=[1, 0])
         assert rows == 3  # (1, 1), (2, 1), (2, 2)
         assert adapter.statements - before == (1 if engine.name == "postgres" else 2)
-        assert sorted(adapter.execute('SELECT cnt, q0_1, q1_0 FROM "rolled"')) == [(1, 2, 1), (3, 1, 1), (4, 2, 2)]
+        rolled = adapter.quote_identifier("rolled")
+        assert sorted(adapter.execute(f"SELECT cnt, q0_1, q1_0 FROM {rolled}")) == [(1, 2, 1), (3, 1, 1), (4, 2, 2)]
     finally:
         adapter.close()

@@ -17,6 +17,8 @@ import pytest
 from sqlanon.lattice.budget import lattice_budget
 from tests.helpers import Engine, invoke, write_config
 
+pytestmark = pytest.mark.spark
+
 
 def wide_config(url: str, qis: int, **search: object) -> dict:
     attributes = {f"q{j}": {"role": "quasi_identifier", "hierarchy": {"intervals": {"widths": [10, 50]}}}

@@ -15,6 +15,7 @@ from __future__ import annotations
 from fractions import Fraction
 from math import prod
 
+import pytest
 from hypothesis import event, example, given, settings
 
 from sqlanon.metrics import METRICS
@@ -23,6 +24,8 @@ from sqlanon.session import Session
 from tests.helpers import prepare
 from tests.oracle import Oracle
 from tests.strategies import SETTINGS, Case, cases, fresh
+
+pytestmark = pytest.mark.spark
 
 
 def in_oracle_units(name: str, value: Fraction | int, ctx: MetricContext) -> Fraction:

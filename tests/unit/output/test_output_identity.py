@@ -3,7 +3,8 @@
 Names are resolved through the database (its case rule, quoting, default schema, search_path, catalog), so
 every spelling family of the source's name is refused with exit 2 before any work, for `anonymize` and for
 `apply`, and the source's rows are unchanged afterwards (a checksum of all rows). Unquoted names follow the
-engine's case rule (PostgreSQL folds them to lower case, DuckDB compares without case); quoted names are exact.
+engine's case rule (PostgreSQL folds them to lower case, DuckDB compares without case); quoted names are exact
+(but Spark's session catalog holds lower-case names only, so on Spark quoted names compare without case too).
 """
 
 from __future__ import annotations
@@ -14,7 +15,9 @@ from typing import Any
 
 import pytest
 
-from tests.helpers import Engine, invoke, quote, write_config
+from tests.helpers import Engine, invoke, on_engines, quote, write_config
+
+pytestmark = pytest.mark.spark
 
 ROWS = [(i, 20 + i % 20, "F" if i % 2 else "M", f"n{i}") for i in range(40)]
 COLUMNS = {"id": "INTEGER", "age": "INTEGER", "sex": "VARCHAR", "name": "VARCHAR"}
@@ -41,19 +44,14 @@ def config(url: str, source: str, output: str, **extra: Any) -> dict[str, Any]:
     return data
 
 
-def catalog(engine: Engine) -> str:
-    """The catalog part of a three-part name: DuckDB's database name (the file's stem), PostgreSQL's database."""
-    return engine.execute("SELECT current_database()")[0][0]
-
-
 def spellings(engine: Engine, table: str) -> list[str]:
     """Names that all denote the table ``table`` (created lower case in the default schema)."""
-    schema = "main" if engine.name == "duckdb" else "public"
-    names = [f"{schema}.{table}", f"{catalog(engine)}.{schema}.{table}", table.upper(),
+    schema, catalog = engine.schema, engine.catalog
+    names = [f"{schema}.{table}", f"{catalog}.{schema}.{table}", table.upper(),
              f"{schema.upper()}.{table.upper()}", quote(table),
-             f"{quote(catalog(engine))}.{quote(schema)}.{quote(table)}"]
-    if engine.name == "duckdb":  # DuckDB compares even quoted names without case
-        names += [quote(table.upper()), f"{catalog(engine).upper()}.{schema}.{table.upper()}"]
+             f"{quote(catalog)}.{quote(schema)}.{quote(table)}"]
+    if engine.name != "postgres":  # DuckDB and Spark compare even quoted names without case
+        names += [quote(table.upper()), f"{catalog.upper()}.{schema}.{table.upper()}"]
     return names
 
 
@@ -99,16 +97,20 @@ def table_on_the_search_path(engine: Engine, schema: str, table: str) -> None:
     engine.execute(f"CREATE TABLE {schema}.{table} (id INTEGER, age INTEGER, sex VARCHAR, name VARCHAR)")
     engine.execute(f"INSERT INTO {schema}.{table} SELECT * FROM (VALUES " +
                    ", ".join(f"({i}, {a}, '{s}', '{n}')" for i, a, s, n in ROWS) + ") AS v")
-    engine.execute(f'ALTER DATABASE "{catalog(engine)}" SET search_path = public, {schema}')
+    engine.execute(f'ALTER DATABASE "{engine.catalog}" SET search_path = public, {schema}')
 
 
+#: PostgreSQL only: DuckDB's default search path is the current schema only, Spark has none (both covered by
+#: the spellings test).
+ON_POSTGRES = on_engines("postgres")
+
+
+@ON_POSTGRES
 def test_the_search_path_is_followed(engine: Engine, tmp_path: Path) -> None:
     """An unqualified source found through the search path is the same relation as its qualified name."""
-    if engine.name == "duckdb":
-        pytest.skip("DuckDB's default search path is the current schema only (covered by the spellings test)")
     table_on_the_search_path(engine, "s2", "only_there")
     before = checksum(engine, "s2.only_there")
-    for n, name in enumerate(["s2.only_there", "S2.ONLY_THERE", f"{catalog(engine)}.s2.only_there"]):
+    for n, name in enumerate(["s2.only_there", "S2.ONLY_THERE", f"{engine.catalog}.s2.only_there"]):
         path = write_config(tmp_path / f"c{n}.yaml", config(engine.url, "only_there", name))
         expect_refused(invoke("anonymize", path), "output.table", "s2.only_there", "can never be the output")
     assert checksum(engine, "s2.only_there") == before
@@ -149,8 +151,8 @@ def test_unquoted_names_follow_the_engines_case_rule(engine: Engine, tmp_path: P
     result = invoke("anonymize", path, "--json")
     assert result.exit_code == 0, result.output
     tables = engine.tables()
-    # PostgreSQL folds the unquoted name to lower case; DuckDB keeps the spelling it was given.
-    assert ("adult_k2" if engine.name == "postgres" else "ADULT_K2") in tables
+    # PostgreSQL folds the unquoted name to lower case (and Spark's catalog every name); DuckDB keeps the spelling.
+    assert ("ADULT_K2" if engine.name == "duckdb" else "adult_k2") in tables
     assert json.loads(result.stdout)["verified"]
 
 
@@ -158,7 +160,7 @@ def test_quoted_names_are_exact(engine: Engine, tmp_path: Path) -> None:
     engine.create_table("Mixed", COLUMNS, ROWS)
     ok = write_config(tmp_path / "ok.yaml", config(engine.url, quote("Mixed"), quote("Mixed_Out")))
     assert invoke("anonymize", ok).exit_code == 0
-    assert "Mixed_Out" in engine.tables()
+    assert ("mixed_out" if engine.name == "spark" else "Mixed_Out") in engine.tables()
     unquoted = write_config(tmp_path / "u.yaml", config(engine.url, "Mixed", "mixed_out2"))
     result = invoke("anonymize", unquoted)
     if engine.name == "postgres":  # folds to mixed, which does not exist: the message says how to keep the case
@@ -167,6 +169,7 @@ def test_quoted_names_are_exact(engine: Engine, tmp_path: Path) -> None:
         assert result.exit_code == 0, result.output
 
 
+@on_engines("duckdb", "postgres")  # Spark has no foreign keys
 def test_replacing_a_table_others_depend_on_is_refused_before_the_search(engine: Engine, tmp_path: Path) -> None:
     engine.create_table("src", COLUMNS, ROWS)
     engine.execute("CREATE TABLE out_fk (id INTEGER PRIMARY KEY)")
@@ -192,9 +195,8 @@ def test_outputs_that_cannot_be_written_are_refused(engine: Engine, tmp_path: Pa
     assert checksum(engine, "src") == sorted(ROWS, key=repr)
 
 
+@on_engines("postgres")  # DuckDB: test_a_read_only_duckdb_file_is_refused
 def test_a_read_only_role_is_refused_before_the_search(engine: Engine, tmp_path: Path) -> None:
-    if engine.name == "duckdb":
-        pytest.skip("DuckDB: see test_a_read_only_duckdb_file_is_refused")
     engine.create_table("src", COLUMNS, ROWS)
     engine.execute("CREATE ROLE sqlanon_reader LOGIN")
     try:
@@ -220,10 +222,9 @@ def test_a_read_only_duckdb_file_is_refused(duckdb_engine: Engine, tmp_path: Pat
     expect_refused(result, "output.table", "no permission")
 
 
+@ON_POSTGRES
 def test_apply_follows_the_search_path(engine: Engine, tmp_path: Path) -> None:
     """apply resolves --source and --output as anonymize does: through the search path on PostgreSQL."""
-    if engine.name == "duckdb":
-        pytest.skip("DuckDB's default search path is the current schema only (covered by the spellings test)")
     table_on_the_search_path(engine, "s3", "batch")
     engine.create_table("people3", COLUMNS, ROWS)
     saved = tmp_path / "t.json"
@@ -231,7 +232,7 @@ def test_apply_follows_the_search_path(engine: Engine, tmp_path: Path) -> None:
                    "--save-transformation", saved)
     assert first.exit_code == 0, first.output
     before = checksum(engine, "s3.batch")
-    for name in ["s3.batch", "S3.BATCH", f"{catalog(engine)}.s3.batch"]:
+    for name in ["s3.batch", "S3.BATCH", f"{engine.catalog}.s3.batch"]:
         result = invoke("apply", "--transformation", saved, "--db", engine.url, "--source", "BATCH",
                         "--output", name, "--if-exists", "replace")
         expect_refused(result, "--output", "s3.batch", "can never be the output")
@@ -249,8 +250,7 @@ def test_a_table_a_source_view_reads_is_never_the_output(engine: Engine, tmp_pat
     engine.execute("CREATE VIEW inner_v AS SELECT * FROM base WHERE id >= 0")
     engine.execute("CREATE VIEW outer_v AS SELECT * FROM inner_v")
     before = checksum(engine, "base")
-    schema = "main" if engine.name == "duckdb" else "public"
-    for n, name in enumerate(["base", "BASE", quote("base"), f"{schema}.base"]):
+    for n, name in enumerate(["base", "BASE", quote("base"), f"{engine.schema}.base"]):
         path = write_config(tmp_path / f"v{n}.yaml", config(engine.url, "outer_v", name))
         expect_refused(invoke("anonymize", path), "output.table", "is read by the view", "source.table",
                        "can never be the output")
@@ -268,7 +268,7 @@ def test_the_history_schema_follows_the_name_rules(engine: Engine, tmp_path: Pat
     data = config(engine.url, "src", "out_a")
     data["history"] = {"schema": '"Audit"'}
     assert invoke("anonymize", write_config(tmp_path / "a.yaml", data)).exit_code == 0
-    assert "Audit" in {r[0] for r in engine.execute("SELECT schema_name FROM information_schema.schemata")}
+    assert ("audit" if engine.name == "spark" else "Audit") in engine.schemas()  # Spark's catalog: lower case
     succeeded = """SELECT count(*) FROM "Audit".runs WHERE status = 'succeeded'"""  # refused runs are recorded
     for n, name in enumerate(['"Audit".runs', '"Audit"."runs"', '"Audit".run_nodes']):
         data = config(engine.url, "src", name)
@@ -282,13 +282,12 @@ def test_the_history_schema_follows_the_name_rules(engine: Engine, tmp_path: Pat
     data = config(engine.url, "src", "out_b")
     data["history"] = {"schema": "AUDIT2"}
     assert invoke("anonymize", write_config(tmp_path / "b.yaml", data)).exit_code == 0
-    schemas = {r[0] for r in engine.execute("SELECT schema_name FROM information_schema.schemata")}
-    assert ("audit2" if engine.name == "postgres" else "AUDIT2") in schemas
+    assert ("AUDIT2" if engine.name == "duckdb" else "audit2") in engine.schemas()
     for spelled in ("audit2", "Audit2", "AUDIT2"):
         listed = invoke("runs", "list", "--db", engine.url, "--schema", spelled, "--json")
         assert listed.exit_code == 0, (spelled, listed.output)
         assert len(json.loads(listed.stdout)["runs"]) == 1
-    if engine.name == "duckdb":
+    if engine.name != "postgres":
         listed = invoke("runs", "list", "--db", engine.url, "--schema", "audit", "--json")
         assert listed.exit_code == 0, listed.output
 
@@ -298,6 +297,6 @@ def test_the_output_is_reported_as_the_engine_spells_it(engine: Engine, tmp_path
     result = invoke("anonymize", write_config(tmp_path / "c.yaml", config(engine.url, "srcpg", "SRCPG_OUT")),
                     "--json")
     assert result.exit_code == 0, result.output
-    expected = "srcpg_out" if engine.name == "postgres" else "SRCPG_OUT"
+    expected = "SRCPG_OUT" if engine.name == "duckdb" else "srcpg_out"
     assert json.loads(result.stdout)["output_table"] == expected
     assert expected in engine.tables()

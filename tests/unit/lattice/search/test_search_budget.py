@@ -23,6 +23,8 @@ from sqlanon.methods.generalization.config import BudgetConfig
 from tests.oracle import METRIC_NAMES
 from tests.strategies import SETTINGS, Case, cases, close, fresh
 
+pytestmark = pytest.mark.spark
+
 BUDGETED = ("top_down", "lightning", "flash", "best_first", "exhaustive")
 
 

@@ -3,8 +3,8 @@
 lattices, with sliced checks and rolled-up code tables.
 
 Small random tables (``tests/strategies.py``: 2-3 quasi-identifiers, 0-40 rows, random NULLs) with small random but
-consistent inline hierarchies, on DuckDB and PostgreSQL. The engine fixture is function-scoped while hypothesis
-runs many examples per call, so every example creates its own uniquely named tables.
+consistent inline hierarchies, on DuckDB and PostgreSQL, and fewer on Spark. The engine fixture is function-scoped
+while hypothesis runs many examples per call, so every example creates its own uniquely named tables.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 import sqlanon
 from sqlanon.errors import InputError, NoSolutionError
-from tests.helpers import sliced_everywhere
+from tests.helpers import on_engines, sliced_everywhere
 from tests.oracle import METRIC_NAMES, Oracle
 from tests.strategies import SETTINGS, STRATEGY_NAMES, Case, cases, close, fresh
 
@@ -29,10 +29,35 @@ FLOORED_LIMIT = Case(qis=["qa"], hierarchies={"qa": {"a": ["*"], "b": ["*"], "c"
                      suppression_limit=0.3, null_handling="extended", priorities={"qa": 1.0})
 
 
+@on_engines("duckdb", "postgres")  # Spark: test_a_search_on_spark_finds_the_oracle_optimum
 @settings(max_examples=10, **SETTINGS)
 @given(case=cases(with_limits=True))
 @example(case=FLOORED_LIMIT)
 def test_searches_find_the_oracle_optimum(engine, case: Case) -> None:
+    prepared = _prepared(engine, case)
+    if prepared is None:
+        return
+    for metric in METRIC_NAMES:
+        for strategy in ("exhaustive", *STRATEGY_NAMES):
+            _finds_the_oracle_optimum(engine, case, *prepared, metric, strategy)
+
+
+@pytest.mark.spark
+@on_engines("spark")
+@settings(max_examples=8, **SETTINGS)
+@given(case=cases(with_limits=True), metric=st.sampled_from(METRIC_NAMES),
+       strategy=st.sampled_from(("exhaustive", *STRATEGY_NAMES)))
+@example(case=FLOORED_LIMIT, metric="loss", strategy="flash")
+def test_a_search_on_spark_finds_the_oracle_optimum(engine, case: Case, metric: str, strategy: str) -> None:
+    """The same on Spark, where a whole search costs seconds (0.1-0.3 s a statement): one metric and one
+    strategy per example, drawn."""
+    prepared = _prepared(engine, case)
+    if prepared is not None:
+        _finds_the_oracle_optimum(engine, case, *prepared, metric, strategy)
+
+
+def _prepared(engine, case: Case) -> tuple[str, Oracle] | None:
+    """The case's table and oracle; None when the case is an input error (checked here) and nothing is searched."""
     table = fresh("src")
     case.create_table(engine, table)
     oracle = case.oracle()
@@ -40,30 +65,33 @@ def test_searches_find_the_oracle_optimum(engine, case: Case) -> None:
         event("input error")
         with pytest.raises(InputError):
             sqlanon.anonymize(case.config(engine, table), dry_run=True)
-        return
+        return None
     event(f"lattice size {len(oracle.nodes())}")
-    for metric in METRIC_NAMES:
-        optimum = oracle.optimum(metric)
-        for strategy in ("exhaustive", *STRATEGY_NAMES):
-            cfg = case.config(engine, table, metric=metric, strategy=strategy)
-            where = f"metric={metric} strategy={strategy}"
-            if optimum is None:
-                event("no solution")
-                with pytest.raises(NoSolutionError):
-                    sqlanon.anonymize(cfg, dry_run=True)
-                continue
-            node, value = optimum
-            result = sqlanon.anonymize(cfg, dry_run=True)
-            assert result.transformation == dict(zip(case.qis, node, strict=True)), where
-            assert close(result.metrics[metric], oracle.display(metric, value)), where
-            at_node = oracle.evaluate(node)
-            assert result.suppressed_rows == at_node.suppressed, where
-            assert result.suppression_limit == oracle.max_suppressed, where
-            assert result.rows_considered == oracle.n, where
-            for name in METRIC_NAMES:
-                assert close(result.metrics[name], oracle.display(name, at_node.values[name])), f"{where}: {name}"
+    return table, oracle
 
 
+def _finds_the_oracle_optimum(engine, case: Case, table: str, oracle: Oracle, metric: str, strategy: str) -> None:
+    optimum = oracle.optimum(metric)
+    cfg = case.config(engine, table, metric=metric, strategy=strategy)
+    where = f"metric={metric} strategy={strategy}"
+    if optimum is None:
+        event("no solution")
+        with pytest.raises(NoSolutionError):
+            sqlanon.anonymize(cfg, dry_run=True)
+        return
+    node, value = optimum
+    result = sqlanon.anonymize(cfg, dry_run=True)
+    assert result.transformation == dict(zip(case.qis, node, strict=True)), where
+    assert close(result.metrics[metric], oracle.display(metric, value)), where
+    at_node = oracle.evaluate(node)
+    assert result.suppressed_rows == at_node.suppressed, where
+    assert result.suppression_limit == oracle.max_suppressed, where
+    assert result.rows_considered == oracle.n, where
+    for name in METRIC_NAMES:
+        assert close(result.metrics[name], oracle.display(name, at_node.values[name])), f"{where}: {name}"
+
+
+@on_engines("duckdb", "postgres")  # Spark: the search property above, with fewer examples
 @settings(max_examples=10, **SETTINGS)
 @given(case=cases(qi_counts=(4, 5)), nothing_suppressed=st.booleans(), sliced=st.booleans())
 def test_flash_finds_the_oracle_optimum_on_wider_lattices(engine, case: Case, nothing_suppressed: bool,

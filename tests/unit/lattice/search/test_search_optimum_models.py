@@ -5,7 +5,8 @@ down-sets certain to fail without checking them.
 
 Small random tables (``tests/strategies.py``: 2 quasi-identifiers, 0-30 rows, NULLs in quasi-identifiers and
 sensitive attributes, 1-2 sensitive attributes with random models and parameters, sometimes delta-presence against
-a population table with extra rows), on DuckDB and PostgreSQL. Every example creates its own uniquely named tables.
+a population table with extra rows), on DuckDB and PostgreSQL, and fewer on Spark. Every example creates its own
+uniquely named tables.
 """
 
 from __future__ import annotations
@@ -19,18 +20,38 @@ from hypothesis import strategies as st
 import sqlanon
 from sqlanon.config import parse_config
 from sqlanon.errors import InputError, NoSolutionError
+from tests.helpers import on_engines
 from tests.strategies import KINDS, QIS, SEARCH_METRICS, SETTINGS, STRATEGIES, close, fresh
 
 # The model tests' cases, under the names they had beside the generalization ones' (tests/strategies.py).
 from tests.strategies import model_cases as cases
 
 
+@on_engines("duckdb", "postgres")  # Spark: test_searches_on_spark_agree_with_exhaustive_and_oracle
 @pytest.mark.parametrize("metric", SEARCH_METRICS)
 @pytest.mark.parametrize("kind", KINDS)
 @settings(max_examples=4, **SETTINGS)
 @given(data=st.data())
 def test_searches_agree_with_exhaustive_and_oracle(engine, kind: str, metric: str, data: st.DataObject) -> None:
-    case = data.draw(cases(kind=kind, max_height=4, min_rows=6), label="case")
+    _agree(engine, data.draw(cases(kind=kind, max_height=4, min_rows=6), label="case"), metric, STRATEGIES)
+
+
+@pytest.mark.spark
+@on_engines("spark")
+@settings(max_examples=10, **SETTINGS)
+@given(data=st.data())
+def test_searches_on_spark_agree_with_exhaustive_and_oracle(engine, data: st.DataObject) -> None:
+    """The same on Spark, where a whole search costs seconds: the model kind, the metric and one strategy
+    besides the exhaustive search drawn per example."""
+    kind = data.draw(st.sampled_from(KINDS), label="kind")
+    metric = data.draw(st.sampled_from(SEARCH_METRICS), label="metric")
+    strategy = data.draw(st.sampled_from(STRATEGIES[1:]), label="strategy")
+    _agree(engine, data.draw(cases(kind=kind, max_height=4, min_rows=6), label="case"), metric,
+           ("exhaustive", strategy))
+
+
+def _agree(engine, case, metric: str, strategies: tuple[str, ...]) -> None:
+    """Every strategy finds the oracle's optimum (or all fail), with its metric values and suppressed rows."""
     case.create_tables(engine)
     if case.input_error_expected():
         event("input error")
@@ -44,7 +65,7 @@ def test_searches_agree_with_exhaustive_and_oracle(engine, kind: str, metric: st
     event(f"lattice size {len(oracle.nodes())}")
     optimum = oracle.optimum(metric)
     results = {}
-    for strategy in STRATEGIES:
+    for strategy in strategies:
         cfg = case.config(engine, metric=metric, strategy=strategy)
         where = f"metric={metric} strategy={strategy} {case.describe()}"
         if optimum is None:
@@ -62,11 +83,12 @@ def test_searches_agree_with_exhaustive_and_oracle(engine, kind: str, metric: st
         assert close(result.metrics["loss"], oracle.display("loss", at_node.values["loss"])), where
     if results:
         event("suppression at the optimum" if results["exhaustive"].suppressed_rows else "no suppression")
-        for strategy in STRATEGIES[1:]:
+        for strategy in strategies[1:]:
             assert results[strategy].transformation == results["exhaustive"].transformation, strategy
             assert results[strategy].metrics[metric] == results["exhaustive"].metrics[metric], strategy
 
 
+@pytest.mark.spark
 def test_certain_suppression_settles_down_sets_without_checks(engine, tmp_path: Path) -> None:
     """The sensitive value follows qa, so every node below qa's top fails 0.1-closeness in classes that no
     specialization can save: Flash tags those down-sets infeasible from a few checks (the report's
