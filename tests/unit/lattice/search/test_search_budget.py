@@ -23,8 +23,6 @@ from sqlanon.methods.generalization.config import BudgetConfig
 from tests.oracle import METRIC_NAMES
 from tests.strategies import SETTINGS, Case, cases, close, fresh
 
-pytestmark = pytest.mark.spark
-
 BUDGETED = ("top_down", "lightning", "flash", "best_first", "exhaustive")
 
 
@@ -75,6 +73,7 @@ def test_a_budgeted_search_returns_a_verified_feasible_node_and_a_true_lower_bou
             assert result.stopped is not None and result.optimality_gap >= 0, where
 
 
+@pytest.mark.spark  # the budgeted-search property above takes minutes on a local Spark (README, Tests)
 def test_a_search_stopped_on_seconds_says_so(engine, tmp_path) -> None:
     """A time budget too small for any check: top_down has checked the top only, or nothing, and says why."""
     case = Case(qis=["qa"], hierarchies={"qa": {"a": ["x", "*"], "b": ["x", "*"], "c": ["y", "*"]}},

@@ -132,7 +132,8 @@ def test_survey_table_3c_full_domain_generalization_modifies_all_12_cells(engine
             [("*", "196*")] * 2 + [("*", "197*")] * 2 + [("*", "198*")] * 2)
 
 
-# Not marked spark: local recoding is refused on Spark (its step-by-step UPDATEs), here and in the next test.
+# Not marked spark: local recoding is refused on Spark (its step-by-step UPDATEs), here and in the next test;
+# the two hypothesis tests after them write a table per example, minutes on a local Spark (README, Tests).
 def test_survey_table_3b_local_recoding_modifies_4_of_12_cells(engine: Engine) -> None:
     """Table 3b: only the records of 1977 and 1973 are generalized (to '*' and '197*'): MR = 4/12 = 33.33 %.
 
@@ -182,7 +183,6 @@ def _keep_ids(cfg: Any, suppression_limit: float | None = None) -> Any:
     return parse_config(data)
 
 
-@pytest.mark.spark
 @settings(max_examples=20, **SETTINGS)
 @given(case=cases(with_limits=True), mode=st.sampled_from(["remove", "mask"]),
        metric=st.sampled_from(["loss", "dm_star", "height"]))
@@ -207,7 +207,6 @@ def test_rate_equals_the_written_table_row_by_row_and_the_oracle(engine: Engine,
     assert sqlanon.anonymize(cfg, dry_run=True).metrics["modification_rate"] == result.metrics["modification_rate"]
 
 
-@pytest.mark.spark
 @settings(max_examples=30, **SETTINGS)
 @given(case=model_cases(min_rows=4), mode=st.sampled_from(["remove", "mask"]),
        limit=st.sampled_from([None, 0.5, 1.0]))
