@@ -24,8 +24,6 @@ from sqlanon.hierarchy import encoding
 from sqlanon.hierarchy.loading import describe_lookup, is_plain_tree
 from tests.helpers import Engine, invoke, one_json_object, write_config
 
-pytestmark = pytest.mark.spark
-
 #: Byte order differs from linguistic order here ('B' < 'a' < 'b' < 'é'); '' is a label like any other.
 LABELS = ["a", "b", "B", "é", "", "*", "x y"]
 
@@ -93,6 +91,7 @@ def _key(row: tuple) -> list:
     return [(v is None, v if isinstance(v, int) else str(v or "")) for v in row]
 
 
+# Not marked spark: 60 and 40 examples of a few statements each take minutes on a local Spark (README, Tests).
 @settings(max_examples=60, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(case=hierarchies())
@@ -173,6 +172,7 @@ def _people(engine: Engine, tmp_path: Path, hierarchy_text: str) -> Path:
     })
 
 
+@pytest.mark.spark
 @pytest.mark.parametrize("large", [False, True], ids=["coded in Python", "coded by the database"])
 def test_a_broken_hierarchy_is_worded_the_same_either_way(
     engine: Engine, tmp_path: Path, monkeypatch, large: bool
@@ -189,6 +189,7 @@ def test_a_broken_hierarchy_is_worded_the_same_either_way(
            "'bc' (level 1 -> 2)" in result.output
 
 
+@pytest.mark.spark
 @pytest.mark.parametrize("large", [False, True], ids=["coded in Python", "coded by the database"])
 def test_the_same_optimum_either_way(engine: Engine, tmp_path: Path, monkeypatch, large: bool) -> None:
     if large:
@@ -213,6 +214,7 @@ def test_the_same_optimum_either_way(engine: Engine, tmp_path: Path, monkeypatch
     assert ("create_coded_table.sql.j2" in templates) is not large
 
 
+@pytest.mark.spark
 def _encodings(monkeypatch, engine: Engine) -> list[dict | None]:
     """The ``data`` of every encode_hierarchy.sql.j2 the runs render (None: every hierarchy row coded)."""
     seen: list[dict | None] = []
@@ -228,6 +230,7 @@ def _encodings(monkeypatch, engine: Engine) -> list[dict | None]:
     return seen
 
 
+@pytest.mark.spark
 def test_a_small_source_has_its_values_coded_alone_with_the_same_result(
     engine: Engine, tmp_path: Path, monkeypatch
 ) -> None:
@@ -252,6 +255,7 @@ def test_a_small_source_has_its_values_coded_alone_with_the_same_result(
     assert outcomes[0][0] == {"code": 1} and outcomes[0][1]["loss"] > 0
 
 
+@pytest.mark.spark
 def test_a_larger_source_has_every_hierarchy_row_coded(engine: Engine, tmp_path: Path, monkeypatch) -> None:
     """11 rows against 2 levels of 4 rows (the NULL row added): scanning the source would cost more."""
     monkeypatch.setattr("sqlanon.hierarchy.loading.PYTHON_FILE_BYTES", 0)
@@ -263,6 +267,7 @@ def test_a_larger_source_has_every_hierarchy_row_coded(engine: Engine, tmp_path:
     assert seen == [None]
 
 
+@pytest.mark.spark
 def test_a_population_has_every_hierarchy_row_coded(engine: Engine, tmp_path: Path, monkeypatch) -> None:
     """delta-presence codes the population's values through the same table: d is in the population only."""
     monkeypatch.setattr("sqlanon.hierarchy.loading.PYTHON_FILE_BYTES", 0)

@@ -44,7 +44,7 @@ def test_searches_find_the_oracle_optimum(engine, case: Case) -> None:
 
 @pytest.mark.spark
 @on_engines("spark")
-@settings(max_examples=8, **SETTINGS)
+@settings(max_examples=4, **SETTINGS)
 @given(case=cases(with_limits=True), metric=st.sampled_from(METRIC_NAMES),
        strategy=st.sampled_from(("exhaustive", *STRATEGY_NAMES)))
 @example(case=FLOORED_LIMIT, metric="loss", strategy="flash")

@@ -38,7 +38,7 @@ def test_searches_agree_with_exhaustive_and_oracle(engine, kind: str, metric: st
 
 @pytest.mark.spark
 @on_engines("spark")
-@settings(max_examples=10, **SETTINGS)
+@settings(max_examples=5, **SETTINGS)
 @given(data=st.data())
 def test_searches_on_spark_agree_with_exhaustive_and_oracle(engine, data: st.DataObject) -> None:
     """The same on Spark, where a whole search costs seconds: the model kind, the metric and one strategy
