@@ -93,6 +93,27 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         items[:] = kept
 
 
+#: On Spark a hypothesis test runs this share of its examples (at least one): every statement costs 0.1-0.3 s
+#: there, and the whole suite must stay inside CI's time limit; the other engines run them all.
+SPARK_EXAMPLE_SHARE = 4
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> Iterator[None]:
+    test = getattr(item, "obj", None)
+    own = getattr(test, "_hypothesis_internal_use_settings", None)  # what @settings gave the @given test
+    if own is None or item.get_closest_marker("on_spark") is None:
+        yield
+        return
+    from hypothesis import settings
+
+    test._hypothesis_internal_use_settings = settings(own, max_examples=max(1, own.max_examples // SPARK_EXAMPLE_SHARE))
+    try:
+        yield
+    finally:
+        test._hypothesis_internal_use_settings = own
+
+
 @pytest.fixture(params=ENGINE_PARAMS)
 def engine(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Engine]:
     """An empty database on each engine: a DuckDB file, a fresh PostgreSQL database, a fresh Spark schema."""
