@@ -39,10 +39,13 @@ class EngineAdapter:
     #: Session-private temporary tables exist and vanish when the connection ends: scratch tables are created
     #: so (``sql/common/macros/scratch.sql.j2``); without, they are plain tables the session drops at its end.
     SUPPORTS_TEMPORARY_TABLES: ClassVar[bool] = True
-    #: Tables take UPDATE and DELETE: the methods that refine their tables step by step (microaggregation, local
-    #: recoding, cloaking, related tables) require it (``AnonymizationMethod.REQUIRES``); without, the run
-    #: history records a run's end as a second row (``history/runs.py``).
+    #: Tables take UPDATE and DELETE; without, the run history records a run's end as a second row
+    #: (``history/runs.py``). Scratch tables take them on every engine (Spark's: ``spark_rewrite.py``).
     SUPPORTS_UPDATES: ClassVar[bool] = True
+    #: The engine speaks the PostgreSQL dialect DuckDB shares: ordered aggregates (``string_agg(x ORDER BY
+    #: y)``), ``COPY ... TO``, ``extract(epoch FROM ...)``. The related-tables and cloaking templates are
+    #: written in it (``AnonymizationMethod.REQUIRES``).
+    SUPPORTS_POSTGRES_DIALECT: ClassVar[bool] = True
     #: The engine can read a CSV file on the client's disk itself (``source.csv``).
     SUPPORTS_CSV_SOURCE: ClassVar[bool] = False
     #: A release's rows are grouped on their raw values before the hierarchy lookups are joined

@@ -11,7 +11,8 @@ What differs from the SQL engines, and where it is handled:
   temporary view of the session (``_materialize``): node queries read the frequency set from the executors'
   block stores, and a killed driver leaves nothing in the catalog. Views take no ``INSERT``: the few statements
   that append to a scratch table (a hierarchy's NULL row, generated hierarchies) materialize the old rows and
-  the new ones under the same name;
+  the new ones under the same name, and an UPDATE or DELETE of one (the methods refine their scratch tables
+  step by step) as the query of the rows it leaves (``spark_rewrite.py``);
 * identifiers are quoted with backticks; the session catalog (Hive metastore or in-memory) folds names to lower
   case and accepts letters, digits and ``_`` only in table and schema names (column names are free).
 """
@@ -28,6 +29,7 @@ from urllib.parse import parse_qsl, unquote, urlsplit
 
 from ..errors import ConfigError, EngineError, InputError
 from ..identifiers import Relation, SpelledName
+from . import spark_rewrite
 from .base import EngineAdapter
 
 #: URL query keys of sqlanon's own; every other key must be a Spark setting (``spark.*``).
@@ -77,8 +79,10 @@ class SparkAdapter(EngineAdapter):
     SUPPORTS_REPLACE_TABLE = False
     SUPPORTS_TEMPORARY_TABLES = True  # checkpoints under temporary views (sql/spark/macros/scratch.sql.j2)
     # Spark's parquet tables take no UPDATE or DELETE: the history records a run's end as a second row
-    # (history/runs.py), and the methods that refine their scratch tables step by step are refused.
+    # (history/runs.py). Scratch views take them (rewritten as queries, spark_rewrite.py).
     SUPPORTS_UPDATES = False
+    # The related-tables and cloaking templates (COPY, ordered string_agg, epoch seconds) have no Spark ones yet.
+    SUPPORTS_POSTGRES_DIALECT = False
     UNGROUPABLE_TYPES = frozenset({"map"})
     PLACEHOLDER = "?"
     IDENTIFIER_QUOTE = "`"
@@ -205,7 +209,16 @@ class SparkAdapter(EngineAdapter):
         if insert and insert.group(1) in self._views:
             self._materialize(insert.group(1), lambda: self._appended(insert.group(1), insert.group(2), params))
             return []
+        changed = spark_rewrite.target(sql[start:])
+        if changed in self._views:
+            query = spark_rewrite.rewrite(sql[start:], self._columns(changed))  # type: ignore[arg-type]
+            self._materialize(changed, lambda: self._frame(query, params))  # type: ignore[arg-type]
+            return []
         return self._sql(sql, params)
+
+    def _columns(self, view: str) -> list[tuple[str, str]]:
+        """(quoted name, Spark type) of each column of the scratch view ``view`` (quoted)."""
+        return [(self.quote_identifier(f.name), f.dataType.simpleString()) for f in self._spark.table(view).schema]
 
     def _sql(self, sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
         """A statement the adapter writes itself, run as it is (``_execute`` without the scratch-view forms)."""
@@ -237,10 +250,21 @@ class SparkAdapter(EngineAdapter):
         """The scratch view ``view`` (quoted) as the DataFrame ``rows()`` now: a local checkpoint (computed once,
         kept in the executors' block stores, its lineage cut) under a temporary view of the session. A view
         defined by SQL text would name the views it reads, and fail once sqlanon dropped one of them (a
-        hierarchy's staging table), or read itself when it replaces the view it appends to (INSERT INTO)."""
+        hierarchy's staging table), or read itself when it replaces the view it appends to (INSERT INTO).
+
+        The rows are cached (and counted) before the checkpoint copies them: a checkpoint keeps the size its
+        query's plan estimated, and a join's estimate is the product of its sides', so a view rebuilt from
+        itself round after round (an UPDATE of the methods' scratch tables) grew by powers until the optimizer
+        spent minutes and the driver's heap on numbers of a million digits. The cached rows' size is measured:
+        the checkpoint, and every plan reading it, starts from the view's true size."""
         with self._errors():
-            frame = rows().localCheckpoint(eager=True)
-            frame.createOrReplaceTempView(view[1:-1].replace("``", "`"))
+            frame = rows().persist()
+            try:
+                frame.count()
+                checkpoint = frame.localCheckpoint(eager=True)
+            finally:
+                frame.unpersist()
+            checkpoint.createOrReplaceTempView(view[1:-1].replace("``", "`"))
         self._views.add(view)
 
     def _appended(self, view: str, query: str, params: Sequence[Any]) -> Any:

@@ -36,7 +36,7 @@ class CloakingMethod(AnonymizationMethod):
     """k records (or subjects) per released box of space and time."""
 
     name: ClassVar[str] = "cloaking"
-    REQUIRES: ClassVar[tuple[str, ...]] = ("SUPPORTS_UPDATES",)
+    REQUIRES: ClassVar[tuple[str, ...]] = ("SUPPORTS_POSTGRES_DIALECT",)
 
     rounds: Rounds
 

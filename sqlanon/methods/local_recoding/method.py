@@ -27,7 +27,6 @@ class LocalRecodingMethod(AnonymizationMethod):
     """k-anonymity by KACA local recoding over the quasi-identifiers' hierarchies."""
 
     name: ClassVar[str] = "local_recoding"
-    REQUIRES: ClassVar[tuple[str, ...]] = ("SUPPORTS_UPDATES",)
 
     data: PreparedData
     kaca: Kaca

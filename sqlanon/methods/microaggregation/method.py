@@ -30,7 +30,6 @@ class MicroaggregationMethod(AnonymizationMethod):
     """k-anonymity by MDAV microaggregation of numeric quasi-identifiers."""
 
     name: ClassVar[str] = "microaggregation"
-    REQUIRES: ClassVar[tuple[str, ...]] = ("SUPPORTS_UPDATES",)
 
     @property
     def config(self) -> MicroaggregationConfig:

@@ -77,22 +77,19 @@ def test_the_output_is_published_and_replaced(engine: Engine, tmp_path: Path) ->
 
 @pytest.mark.spark
 def test_a_method_the_engine_cannot_run_is_refused(engine: Engine, tmp_path: Path) -> None:
-    """Spark's tables take no UPDATE: the methods that refine their tables step by step are refused (exit 2)
-    before any work, naming the method and the engine; DuckDB and PostgreSQL run it."""
-    engine.create_table("nums", {"id": "INTEGER", "x": "DOUBLE PRECISION", "y": "DOUBLE PRECISION"},
-                        [(i, float(i % 7), float(i % 5)) for i in range(12)])
-    path = write_config(tmp_path / "m.yaml", {
-        "method": "microaggregation",
-        "source": {"url": engine.url, "table": "nums"},
-        "output": {"table": "nums_k3"},
-        "attributes": {"id": {"role": "identifier"}, "x": {"role": "quasi_identifier"},
-                       "y": {"role": "quasi_identifier"}},
-        "privacy": {"k": 3},
-        "history": {"enabled": False},
-    })
+    """Related tables' templates are written in the dialect DuckDB and PostgreSQL share: on Spark the method is
+    refused (exit 2) before any work, naming the method, the missing capability and the engine."""
+    from tests.unit.methods.related_tables.test_related_tables import Data, config
+
+    data = Data([(1, "a1"), (2, "a1")], [(10, 1, "d1"), (11, 2, "d1")], [(100, 10, "x"), (101, 11, "x")], None, None)
+    path = write_config(tmp_path / "r.yaml", config(data, engine.url, k=2, m=1, n=1))
     if engine.name == "spark":
-        expect_error(["anonymize", path], 2, "method: microaggregation needs SUPPORTS_UPDATES", "spark engine")
+        expect_error(["anonymize", path], 2, "method: related_tables needs SUPPORTS_POSTGRES_DIALECT",
+                     "spark engine")
     else:
+        from tests.unit.methods.related_tables.test_related_tables import load
+
+        load(engine, data)
         from tests.helpers import invoke
 
         assert invoke("anonymize", path).exit_code == 0

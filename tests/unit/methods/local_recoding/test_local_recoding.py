@@ -175,6 +175,7 @@ def test_the_written_table_is_held_to_the_models(both: Engine, tmp_path: Path,
     assert result.verification["classes_failing_models"] >= 1
 
 
+@pytest.mark.spark
 def test_height_weights_change_the_distance(engine: Engine) -> None:
     """b joins the a's at 'ab' under both weights, but the released WHD follows them: one step up a hierarchy of
     four levels is 1/3 of the way with uniform weights, (1/3) / (1/3 + 1/2 + 1) = 2/11 with height weights."""

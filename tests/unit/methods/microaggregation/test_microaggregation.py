@@ -126,6 +126,7 @@ def test_sql_mdav_equals_the_oracle(engine: Engine, tmp_path_factory: pytest.Tem
     assert result.groups == len(expected.groups)
 
 
+@pytest.mark.spark
 @pytest.mark.parametrize("scale", ["range", "none"])
 def test_other_scales_equal_the_oracle(engine: Engine, tmp_path: Path, scale: str) -> None:
     rows = [[(i * 37) % 101 / 3, (i * 53) % 97 * 10.0] for i in range(40)]
@@ -150,6 +151,7 @@ def _with_nulls(engine: Engine, null_rows: int) -> None:
     engine.create_table("n", {"id": "INTEGER", "q0": "DOUBLE PRECISION", "q1": "DOUBLE PRECISION"}, rows)
 
 
+@pytest.mark.spark
 def test_null_quasi_identifiers_group_among_themselves(engine: Engine, tmp_path: Path) -> None:
     """Extended matching: records NULL in the same quasi-identifiers form their own groups and keep NULL."""
     _with_nulls(engine, 7)
@@ -276,6 +278,7 @@ def expect_exit(args: list[Any], code: int, *fragments: str) -> None:
         assert fragment in result.stderr, f"{fragment!r} not in {result.stderr}"
 
 
+@pytest.mark.spark
 def test_a_text_quasi_identifier_is_refused_with_a_hint(engine: Engine, tmp_path: Path) -> None:
     _small(engine)
     data = config(engine.url, "e", ["q0", "name"], 3)
@@ -324,6 +327,7 @@ def test_apply_and_save_transformation_are_refused(engine: Engine, tmp_path: Pat
     assert "e2" not in engine.tables()
 
 
+@pytest.mark.spark
 def test_validate_reports_the_method(engine: Engine, tmp_path: Path) -> None:
     _small(engine)
     result = invoke("validate", write_config(tmp_path / "c.yaml", config(engine.url, "e", ["q0"], 3)), "--json")
