@@ -54,6 +54,8 @@ _BAD_NAME = ("INVALID_SCHEMA_OR_RELATION_NAME", "INVALID_IDENTIFIER", "REQUIRES_
 SPELLINGS = {"VARCHAR": "STRING", "TEXT": "STRING", "DOUBLE PRECISION": "DOUBLE", "HUGEINT": "DECIMAL(38, 0)",
              "NUMERIC": "DECIMAL(38, 18)", "JSON": "STRING", "NOT MATERIALIZED ": "", "MATERIALIZED ": "",
              "PRIMARY KEY": ""}
+#: Spark keeps a cached query's partitions as planned (no adaptive coalescing) unless this is true.
+_COALESCE_CACHED = "spark.sql.optimizer.canChangeCachedPlanOutputPartitioning"
 #: Spark's string literals (escaped with a backslash), quoted identifiers (backticks) and comments.
 _QUOTED = r"'(?:[^'\\]|\\.)*'|`(?:[^`]|``)*`|--[^\n]*|/\*.*?\*/"
 #: What ``_finalize_sql`` leaves as it is (``_QUOTED``), else a word to respell (a type name not followed by a
@@ -256,8 +258,10 @@ class SparkAdapter(EngineAdapter):
         query's plan estimated, and a join's estimate is the product of its sides', so a view rebuilt from
         itself round after round (an UPDATE of the methods' scratch tables) grew by powers until the optimizer
         spent minutes and the driver's heap on numbers of a million digits. The cached rows' size is measured:
-        the checkpoint, and every plan reading it, starts from the view's true size."""
-        with self._errors():
+        the checkpoint, and every plan reading it, starts from the view's true size. Adaptive execution may
+        coalesce the cached rows' partitions as it would the query's (``_COALESCE_CACHED``): a small sorted
+        scratch table stays one partition, and the output written from it one file, in its order."""
+        with self._errors(), self._setting(_COALESCE_CACHED, "true"):
             frame = rows().persist()
             try:
                 frame.count()
@@ -266,6 +270,19 @@ class SparkAdapter(EngineAdapter):
                 frame.unpersist()
             checkpoint.createOrReplaceTempView(view[1:-1].replace("``", "`"))
         self._views.add(view)
+
+    @contextmanager
+    def _setting(self, key: str, value: str) -> Iterator[None]:
+        """The session's setting ``key`` at ``value`` for the block, then as it was (a borrowed session's too)."""
+        before = self._spark.conf.get(key, None)
+        self._spark.conf.set(key, value)
+        try:
+            yield
+        finally:
+            if before is None:
+                self._spark.conf.unset(key)
+            else:
+                self._spark.conf.set(key, before)
 
     def _appended(self, view: str, query: str, params: Sequence[Any]) -> Any:
         """The rows of ``view`` and those of ``query`` (INSERT INTO's), the latter's columns named as the
