@@ -1,9 +1,9 @@
 """UPDATE and DELETE on Spark's scratch views, as the query whose rows replace the view's.
 
 Spark's scratch tables are local checkpoints under temporary views (``spark.py``), which take no UPDATE or DELETE.
-The methods that refine a scratch table step by step (microaggregation's groups, local recoding's classes,
-cloaking's states, related tables' trees) write the common templates' statements; the adapter runs each as the
-view's new rows, computed from the old ones and checkpointed under the same name:
+The methods that refine a scratch table step by step (microaggregation's groups, local recoding's classes) write
+the common templates' statements; the adapter runs each as the view's new rows, computed from the old ones and
+checkpointed under the same name:
 
 * ``UPDATE t [AS a] SET c = e, ... [WHERE p]``: every column of ``t``, the set ones as
   ``CASE WHEN p THEN e ELSE c END`` (a NULL ``p`` updates nothing, as in SQL);
