@@ -56,8 +56,11 @@ def config(engine: Engine, source: str, output: str, seed: float | None) -> Any:
 
 
 def stored_tags(engine: Engine, table: str) -> list[int]:
-    """The tags in the table's storage order."""
-    order = " ORDER BY ctid" if engine.name == "postgres" else ""
+    """The tags in the table's storage order. A Spark table's is its files' in the order of their names (part
+    numbers: the write's partitions), each file's rows in order; Spark's own scan reads the largest file first,
+    and a sorted write's split into files follows sampled range bounds, so a plain SELECT's order is not it."""
+    order = {"postgres": " ORDER BY ctid",
+             "spark": " ORDER BY _metadata.file_name, _metadata.row_index"}.get(engine.name, "")
     return [int(r[0]) for r in engine.execute(f"SELECT tag FROM {quote(table)}{order}")]
 
 
