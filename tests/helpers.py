@@ -4,6 +4,7 @@ tables, and the people table."""
 from __future__ import annotations
 
 import contextlib
+import secrets
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -71,8 +72,7 @@ class Engine:
     def execute(self, sql: str, params: Sequence[Any] | None = None) -> list[tuple]:
         """Run SQL with ``?`` placeholders and double-quoted identifiers on any engine."""
         if self.name == "spark":
-            frame = self.con.sql(spark_sql(sql), args=list(params)) if params else self.con.sql(spark_sql(sql))
-            return [tuple(r) for r in frame.collect()]
+            return self._spark_execute(spark_sql(sql), list(params or []))
         con = self._connect()
         try:
             if self.name == "postgres":
@@ -82,6 +82,21 @@ class Engine:
         finally:
             if self.name == "duckdb":
                 con.close()
+
+    def _spark_execute(self, sql: str, params: list[Any]) -> list[tuple]:
+        """A statement on Spark; an UPDATE or DELETE of a table (tampering with an output: Spark's parquet
+        tables take neither) as the table rebuilt from the query of the rows it leaves, the adapter's rewrite."""
+        from sqlanon.engines import spark_rewrite
+
+        changed = spark_rewrite.target(sql)
+        if changed is not None:
+            columns = [(quote_spark(f.name), f.dataType.simpleString()) for f in self.con.table(changed).schema]
+            copy = quote_spark(f"tampered_{secrets.token_hex(4)}")
+            self.con.sql(f"CREATE TABLE {copy} AS {spark_rewrite.rewrite(sql, columns)}", args=params or None).collect()
+            self.con.sql(f"DROP TABLE {changed}").collect()
+            self.con.sql(f"ALTER TABLE {copy} RENAME TO {changed}").collect()
+            return []
+        return [tuple(r) for r in self.con.sql(sql, args=params or None).collect()]
 
     def create_table(self, name: str, columns: dict[str, str], rows: Sequence[Sequence[Any]]) -> None:
         """CREATE TABLE with quoted identifiers and insert rows with bind parameters. The table's checksum is
@@ -225,6 +240,12 @@ def on_engines(*names: str) -> pytest.MarkDecorator:
 
 def quote(name: str) -> str:
     return '"' + name.replace('"', '""') + '"'
+
+
+def quote_spark(name: str) -> str:
+    from sqlanon.engines.spark import SparkAdapter
+
+    return SparkAdapter.quote_identifier(name)
 
 
 def spark_sql(sql: str) -> str:

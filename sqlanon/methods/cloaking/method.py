@@ -36,7 +36,7 @@ class CloakingMethod(AnonymizationMethod):
     """k records (or subjects) per released box of space and time."""
 
     name: ClassVar[str] = "cloaking"
-    REQUIRES: ClassVar[tuple[str, ...]] = ("SUPPORTS_POSTGRES_DIALECT",)
+    REQUIRES: ClassVar[tuple[str, ...]] = ()
 
     rounds: Rounds
 
@@ -104,7 +104,9 @@ class CloakingMethod(AnonymizationMethod):
         kinds: dict[str, bool] = {}
         for name, type_name in zip(cfg.cloaked, column_types(self.adapter, parts, cfg.cloaked), strict=True):
             lowered = type_name.lower()
-            timestamp = lowered in ("date", "timestamp", "timestamp without time zone")
+            # Spark's timestamp is an instant (counted exactly whatever the session's zone) and its
+            # timestamp_ntz a wall-clock time read in the session's zone; PostgreSQL's timestamptz is refused.
+            timestamp = lowered in ("date", "timestamp", "timestamp without time zone", "timestamp_ntz")
             if numeric_kind(type_name) is None and not timestamp:
                 need = "a numeric column" if name in cfg.space else "a timestamp, date or numeric column"
                 hint = (" (cast it to a timestamp in UTC in a view)" if "zone" in lowered or lowered == "timestamptz"

@@ -8,7 +8,7 @@ CACHE TABLE `sqlanon_0a1b2c3d_cs0` AS
 SELECT `sqlanon_rid` AS rid,
 dense_rank() OVER (ORDER BY `pct%col`) AS r,
 CAST(`lat` AS DOUBLE) AS d0,
-CAST(extract(epoch FROM CAST(`we"ird; col` AS TIMESTAMP)) * 1000000 AS DOUBLE) AS d1,
+CAST(unix_micros(CAST(`we"ird; col` AS TIMESTAMP)) AS DOUBLE) AS d1,
 `usr` AS subj,
        CAST(0 AS BIGINT) AS wi, 0 AS ls, 0 AS lt, 0 AS st
 FROM `sqlanon_0a1b2c3d_cr`
