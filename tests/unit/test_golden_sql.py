@@ -1129,6 +1129,7 @@ NOT_RUN_ON_SPARK = {
     "create_csv_staging.sql.j2": "SparkAdapter.stage_csv makes the staging view itself",
     "load_csv_source.sql.j2": "no source.csv on Spark (SUPPORTS_CSV_SOURCE)",
     "export_csv.sql.j2": "no output.csv on Spark (SUPPORTS_CSV_SOURCE)",
+    "methods/related_tables/export_trees_json.sql.j2": "no output.json on Spark (SUPPORTS_CSV_SOURCE)",
     "catalog/find_tables_read.sql.j2": "SparkAdapter.tables_read reads the view's plan",
 }
 

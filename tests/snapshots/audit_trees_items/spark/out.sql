@@ -16,7 +16,7 @@
 -- context: what, table (parts), nodes, up, items (scratch table names), max_depth; supports: m, n, masks
 --          ({size: [masks with at most n bits over 2 * C(size, 2) bits]}), size, part, parts, k (or none)
 CACHE TABLE `sqlanon_0a1b2c3d_audit_items` AS
-SELECT rid, item, array_agg(below) FILTER (WHERE below IS NOT NULL) AS below
+SELECT rid, item, nullif(collect_list(below), array()) AS below
 FROM (
   SELECT rid, lid AS item, CAST(NULL AS BIGINT) AS below FROM `sqlanon_0a1b2c3d_audit_nodes`
   UNION ALL

@@ -19,7 +19,7 @@ SELECT min(support), sum(CASE WHEN support < ? THEN 1 ELSE 0 END)
 FROM (
   SELECT sum(held.records) AS support
   FROM (
-    SELECT i0.item AS x0, i1.item AS x1, i2.item AS x2, (CASE WHEN array_position(i0.below, i1.item) IS NULL THEN 0 ELSE 1 END) + (CASE WHEN array_position(i1.below, i0.item) IS NULL THEN 0 ELSE 2 END) + (CASE WHEN array_position(i0.below, i2.item) IS NULL THEN 0 ELSE 4 END) + (CASE WHEN array_position(i2.below, i0.item) IS NULL THEN 0 ELSE 8 END) + (CASE WHEN array_position(i1.below, i2.item) IS NULL THEN 0 ELSE 16 END) + (CASE WHEN array_position(i2.below, i1.item) IS NULL THEN 0 ELSE 32 END) AS present,
+    SELECT i0.item AS x0, i1.item AS x1, i2.item AS x2, (CASE WHEN nullif(array_position(i0.below, i1.item), 0) IS NULL THEN 0 ELSE 1 END) + (CASE WHEN nullif(array_position(i1.below, i0.item), 0) IS NULL THEN 0 ELSE 2 END) + (CASE WHEN nullif(array_position(i0.below, i2.item), 0) IS NULL THEN 0 ELSE 4 END) + (CASE WHEN nullif(array_position(i2.below, i0.item), 0) IS NULL THEN 0 ELSE 8 END) + (CASE WHEN nullif(array_position(i1.below, i2.item), 0) IS NULL THEN 0 ELSE 16 END) + (CASE WHEN nullif(array_position(i2.below, i1.item), 0) IS NULL THEN 0 ELSE 32 END) AS present,
            count(*) AS records
     FROM `sqlanon_0a1b2c3d_audit_items` AS i0
     JOIN `sqlanon_0a1b2c3d_audit_items` AS i1 ON i1.rid = i0.rid AND i1.item > i0.item

@@ -5,10 +5,10 @@
 -- columns: rid, item
 CACHE TABLE `sqlanon_0a1b2c3d_rli` AS
 SELECT DISTINCT rid, item FROM (
-  SELECT rid, path[1] AS item FROM `sqlanon_0a1b2c3d_rp0` WHERE cardinality(path) >= 1
+  SELECT rid, try_element_at(path, 1) AS item FROM `sqlanon_0a1b2c3d_rp0` WHERE cardinality(path) >= 1
   UNION ALL
-  SELECT rid, path[2] AS item FROM `sqlanon_0a1b2c3d_rp0` WHERE cardinality(path) >= 2
+  SELECT rid, try_element_at(path, 2) AS item FROM `sqlanon_0a1b2c3d_rp0` WHERE cardinality(path) >= 2
   UNION ALL
-  SELECT rid, path[3] AS item FROM `sqlanon_0a1b2c3d_rp0` WHERE cardinality(path) >= 3
+  SELECT rid, try_element_at(path, 3) AS item FROM `sqlanon_0a1b2c3d_rp0` WHERE cardinality(path) >= 3
 ) AS items
 -- bind parameters: []

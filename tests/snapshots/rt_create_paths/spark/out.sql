@@ -4,7 +4,7 @@
 -- context: table (new), leaves (create_leaves.sql.j2), chains [{table, classes [cls in path order]}]
 -- columns: rid, path (INTEGER[])
 CACHE TABLE `sqlanon_0a1b2c3d_rraw` AS
-SELECT c.rid, (ARRAY[v0.id, v1.id, v2.id])[1:c.len] AS path
+SELECT c.rid, slice(array(v0.id, v1.id, v2.id), 1, c.len) AS path
 FROM `sqlanon_0a1b2c3d_rch0` AS c
 LEFT JOIN `sqlanon_0a1b2c3d_rlv` AS v0 ON v0.cls = 0
   AND v0.value IS NOT DISTINCT FROM CAST(c.x0 AS STRING)
@@ -14,7 +14,7 @@ LEFT JOIN `sqlanon_0a1b2c3d_rlv` AS v2 ON v2.cls = 2
   AND v2.value IS NOT DISTINCT FROM CAST(c.x2 AS STRING)
 WHERE c.len > 0
 UNION ALL
-SELECT c.rid, (ARRAY[v0.id, v1.id])[1:c.len] AS path
+SELECT c.rid, slice(array(v0.id, v1.id), 1, c.len) AS path
 FROM `sqlanon_0a1b2c3d_rch1` AS c
 LEFT JOIN `sqlanon_0a1b2c3d_rlv` AS v0 ON v0.cls = 0
   AND v0.value IS NOT DISTINCT FROM CAST(c.x0 AS STRING)

@@ -7,10 +7,10 @@
 -- columns: rid, a, b
 CACHE TABLE `sqlanon_0a1b2c3d_rrel` AS
 SELECT DISTINCT rid, a, b FROM (
-  SELECT rid, path[1] AS a, path[2] AS b FROM `sqlanon_0a1b2c3d_rtrees0` WHERE cardinality(path) >= 2
+  SELECT rid, try_element_at(path, 1) AS a, try_element_at(path, 2) AS b FROM `sqlanon_0a1b2c3d_rtrees0` WHERE cardinality(path) >= 2
   UNION ALL
-  SELECT rid, path[1] AS a, path[3] AS b FROM `sqlanon_0a1b2c3d_rtrees0` WHERE cardinality(path) >= 3
+  SELECT rid, try_element_at(path, 1) AS a, try_element_at(path, 3) AS b FROM `sqlanon_0a1b2c3d_rtrees0` WHERE cardinality(path) >= 3
   UNION ALL
-  SELECT rid, path[2] AS a, path[3] AS b FROM `sqlanon_0a1b2c3d_rtrees0` WHERE cardinality(path) >= 3
+  SELECT rid, try_element_at(path, 2) AS a, try_element_at(path, 3) AS b FROM `sqlanon_0a1b2c3d_rtrees0` WHERE cardinality(path) >= 3
 ) AS pairs
 -- bind parameters: []

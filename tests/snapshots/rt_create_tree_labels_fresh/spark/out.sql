@@ -10,16 +10,16 @@
 CACHE TABLE `sqlanon_0a1b2c3d_rfitems` AS
 SELECT l.rid, l.item,
        max(CASE WHEN d.parent = ? THEN 1 ELSE 0 END) = 1 AS fresh,
-       array_agg(l.below) FILTER (WHERE l.below IS NOT NULL) AS below
+       nullif(collect_list(l.below), array()) AS below
 FROM (
-  SELECT rid, path[1] AS item, path[2] AS below FROM `sqlanon_0a1b2c3d_rfpaths` WHERE cardinality(path) >= 2
+  SELECT rid, try_element_at(path, 1) AS item, try_element_at(path, 2) AS below FROM `sqlanon_0a1b2c3d_rfpaths` WHERE cardinality(path) >= 2
   UNION ALL
-  SELECT rid, path[1] AS item, path[3] AS below FROM `sqlanon_0a1b2c3d_rfpaths` WHERE cardinality(path) >= 3
+  SELECT rid, try_element_at(path, 1) AS item, try_element_at(path, 3) AS below FROM `sqlanon_0a1b2c3d_rfpaths` WHERE cardinality(path) >= 3
   UNION ALL
-  SELECT rid, path[2] AS item, path[3] AS below FROM `sqlanon_0a1b2c3d_rfpaths` WHERE cardinality(path) >= 3
+  SELECT rid, try_element_at(path, 2) AS item, try_element_at(path, 3) AS below FROM `sqlanon_0a1b2c3d_rfpaths` WHERE cardinality(path) >= 3
   UNION ALL
   -- every path's last label, which has nothing below it on that path
-  SELECT rid, path[CAST(cardinality(path) AS INTEGER)] AS item, CAST(NULL AS INTEGER) AS below FROM `sqlanon_0a1b2c3d_rfpaths`
+  SELECT rid, try_element_at(path, CAST(cardinality(path) AS INTEGER)) AS item, CAST(NULL AS INTEGER) AS below FROM `sqlanon_0a1b2c3d_rfpaths`
 ) AS l
 JOIN `sqlanon_0a1b2c3d_rdgh` AS d ON d.id = l.item
 GROUP BY l.rid, l.item

@@ -26,14 +26,14 @@ WITH rules (a, b) AS (
   WHERE p.rid IN (SELECT rid FROM "sqlanon_0a1b2c3d_rholders")
 ), kept AS (
   SELECT rid, path, a1, a2, a3,
-(CASE WHEN a1 IS NULL THEN path[1:1] ELSE path[1:0] END) || (CASE WHEN a2 IS NULL THEN path[2:2] ELSE path[1:0] END) || (CASE WHEN a3 IS NULL THEN path[3:3] ELSE path[1:0] END) AS kept
+         (CASE WHEN a1 IS NULL THEN path[1:1] ELSE (path)[1:0] END) || (CASE WHEN a2 IS NULL THEN path[2:2] ELSE (path)[1:0] END) || (CASE WHEN a3 IS NULL THEN path[3:3] ELSE (path)[1:0] END) AS kept
   FROM hit
 )
 SELECT rid, kept AS path FROM kept
 UNION ALL
-SELECT rid, kept[1:array_position(kept, a1) - 1] || path[1:1] FROM kept WHERE a1 IS NOT NULL
+SELECT rid, (kept)[1:array_position(kept, a1) - 1] || path[1:1] FROM kept WHERE a1 IS NOT NULL
 UNION ALL
-SELECT rid, kept[1:array_position(kept, a2) - 1] || path[2:2] FROM kept WHERE a2 IS NOT NULL
+SELECT rid, (kept)[1:array_position(kept, a2) - 1] || path[2:2] FROM kept WHERE a2 IS NOT NULL
 UNION ALL
-SELECT rid, kept[1:array_position(kept, a3) - 1] || path[3:3] FROM kept WHERE a3 IS NOT NULL
+SELECT rid, (kept)[1:array_position(kept, a3) - 1] || path[3:3] FROM kept WHERE a3 IS NOT NULL
 -- bind parameters: [4, 17, 4, 21]

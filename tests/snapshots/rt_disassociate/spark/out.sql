@@ -16,24 +16,24 @@ WITH rules (a, b) AS (
 ), hit AS (
   -- a{j}: the upper label of the relation that takes path[j] away, NULL when it stays
   SELECT p.rid, p.path,
-         CASE WHEN array_position(p.path, r1.a) < 1 THEN r1.a END AS a1,
-         CASE WHEN array_position(p.path, r2.a) < 2 THEN r2.a END AS a2,
-         CASE WHEN array_position(p.path, r3.a) < 3 THEN r3.a END AS a3
+         CASE WHEN nullif(array_position(p.path, r1.a), 0) < 1 THEN r1.a END AS a1,
+         CASE WHEN nullif(array_position(p.path, r2.a), 0) < 2 THEN r2.a END AS a2,
+         CASE WHEN nullif(array_position(p.path, r3.a), 0) < 3 THEN r3.a END AS a3
   FROM `sqlanon_0a1b2c3d_rtrees0` AS p
-  LEFT JOIN rules AS r1 ON r1.b = p.path[1]
-  LEFT JOIN rules AS r2 ON r2.b = p.path[2]
-  LEFT JOIN rules AS r3 ON r3.b = p.path[3]
+  LEFT JOIN rules AS r1 ON r1.b = try_element_at(p.path, 1)
+  LEFT JOIN rules AS r2 ON r2.b = try_element_at(p.path, 2)
+  LEFT JOIN rules AS r3 ON r3.b = try_element_at(p.path, 3)
   WHERE p.rid IN (SELECT rid FROM `sqlanon_0a1b2c3d_rholders`)
 ), kept AS (
   SELECT rid, path, a1, a2, a3,
-(CASE WHEN a1 IS NULL THEN path[1:1] ELSE path[1:0] END) || (CASE WHEN a2 IS NULL THEN path[2:2] ELSE path[1:0] END) || (CASE WHEN a3 IS NULL THEN path[3:3] ELSE path[1:0] END) AS kept
+         concat((CASE WHEN a1 IS NULL THEN slice(path, 1, 1) ELSE slice(path, 1, 0) END), (CASE WHEN a2 IS NULL THEN slice(path, 2, 1) ELSE slice(path, 1, 0) END), (CASE WHEN a3 IS NULL THEN slice(path, 3, 1) ELSE slice(path, 1, 0) END)) AS kept
   FROM hit
 )
 SELECT rid, kept AS path FROM kept
 UNION ALL
-SELECT rid, kept[1:array_position(kept, a1) - 1] || path[1:1] FROM kept WHERE a1 IS NOT NULL
+SELECT rid, concat(slice(kept, 1, nullif(array_position(kept, a1), 0) - 1), slice(path, 1, 1)) FROM kept WHERE a1 IS NOT NULL
 UNION ALL
-SELECT rid, kept[1:array_position(kept, a2) - 1] || path[2:2] FROM kept WHERE a2 IS NOT NULL
+SELECT rid, concat(slice(kept, 1, nullif(array_position(kept, a2), 0) - 1), slice(path, 2, 1)) FROM kept WHERE a2 IS NOT NULL
 UNION ALL
-SELECT rid, kept[1:array_position(kept, a3) - 1] || path[3:3] FROM kept WHERE a3 IS NOT NULL
+SELECT rid, concat(slice(kept, 1, nullif(array_position(kept, a3), 0) - 1), slice(path, 3, 1)) FROM kept WHERE a3 IS NOT NULL
 -- bind parameters: [4, 17, 4, 21]

@@ -16,29 +16,29 @@ COPY (
   ),
   docs3 AS (
     SELECT n.record_id, n.parent_id, n.node_id,
-           json_object('attribute', n.attribute, 'value', n.value, 'children', json('[]')) AS doc
+           named_struct('attribute', n.attribute, 'value', n.value, 'children', array()) AS doc
     FROM nodes AS n
     WHERE n.level = 3
   ),
   docs2 AS (
     SELECT n.record_id, n.parent_id, n.node_id,
-           json_object('attribute', n.attribute, 'value', n.value, 'children', coalesce(c.children, json('[]'))) AS doc
+           named_struct('attribute', n.attribute, 'value', n.value, 'children', coalesce(c.children, array())) AS doc
     FROM nodes AS n
-    LEFT JOIN (SELECT record_id, parent_id, to_json(list(doc ORDER BY node_id)) AS children FROM docs3
+    LEFT JOIN (SELECT record_id, parent_id, transform(array_sort(collect_list(named_struct('o', node_id, 'd', doc))), x -> x.d) AS children FROM docs3
                GROUP BY record_id, parent_id) AS c
       ON c.record_id = n.record_id AND c.parent_id = n.node_id
     WHERE n.level = 2
   ),
   docs1 AS (
     SELECT n.record_id, n.parent_id, n.node_id,
-           json_object('attribute', n.attribute, 'value', n.value, 'children', coalesce(c.children, json('[]'))) AS doc
+           named_struct('attribute', n.attribute, 'value', n.value, 'children', coalesce(c.children, array())) AS doc
     FROM nodes AS n
-    LEFT JOIN (SELECT record_id, parent_id, to_json(list(doc ORDER BY node_id)) AS children FROM docs2
+    LEFT JOIN (SELECT record_id, parent_id, transform(array_sort(collect_list(named_struct('o', node_id, 'd', doc))), x -> x.d) AS children FROM docs2
                GROUP BY record_id, parent_id) AS c
       ON c.record_id = n.record_id AND c.parent_id = n.node_id
     WHERE n.level = 1
   )
-  SELECT record_id, to_json(list(doc ORDER BY node_id)) AS children FROM docs1 GROUP BY record_id
+  SELECT record_id, transform(array_sort(collect_list(named_struct('o', node_id, 'd', doc))), x -> x.d) AS children FROM docs1 GROUP BY record_id
   ORDER BY record_id
 ) TO '/tmp/it''s.jsonl' (FORMAT json)
 -- bind parameters: []

@@ -14,7 +14,7 @@ SELECT 1
 FROM (
   SELECT x0, x1, x2, present, count(*) AS records
   FROM (
-    SELECT i0.item AS x0, i1.item AS x1, i2.item AS x2, (CASE WHEN (CASE WHEN i0.item < i1.item THEN array_position(i0.below, i1.item) ELSE array_position(i1.below, i0.item) END) IS NOT NULL THEN 1 ELSE 0 END) + (CASE WHEN (CASE WHEN i0.item < i2.item THEN array_position(i0.below, i2.item) ELSE array_position(i2.below, i0.item) END) IS NOT NULL THEN 2 ELSE 0 END) + (CASE WHEN (CASE WHEN i1.item < i2.item THEN array_position(i1.below, i2.item) ELSE array_position(i2.below, i1.item) END) IS NOT NULL THEN 4 ELSE 0 END) AS present
+    SELECT i0.item AS x0, i1.item AS x1, i2.item AS x2, (CASE WHEN (CASE WHEN i0.item < i1.item THEN nullif(array_position(i0.below, i1.item), 0) ELSE nullif(array_position(i1.below, i0.item), 0) END) IS NOT NULL THEN 1 ELSE 0 END) + (CASE WHEN (CASE WHEN i0.item < i2.item THEN nullif(array_position(i0.below, i2.item), 0) ELSE nullif(array_position(i2.below, i0.item), 0) END) IS NOT NULL THEN 2 ELSE 0 END) + (CASE WHEN (CASE WHEN i1.item < i2.item THEN nullif(array_position(i1.below, i2.item), 0) ELSE nullif(array_position(i2.below, i1.item), 0) END) IS NOT NULL THEN 4 ELSE 0 END) AS present
     FROM `sqlanon_0a1b2c3d_rfitems` AS i0
     JOIN `sqlanon_0a1b2c3d_rfitems` AS i1 ON i1.rid = i0.rid AND i1.item <> i0.item AND (NOT i1.fresh OR i1.item > i0.item)
     JOIN `sqlanon_0a1b2c3d_rfitems` AS i2 ON i2.rid = i0.rid AND i2.item <> i0.item AND (NOT i2.fresh OR i2.item > i0.item) AND i2.item > i1.item

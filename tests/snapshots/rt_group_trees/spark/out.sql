@@ -7,7 +7,7 @@
 CACHE TABLE `sqlanon_0a1b2c3d_rmembers` AS
 SELECT rid, dense_rank() OVER (ORDER BY signature) AS tid
 FROM (
-  SELECT rid, string_agg(array_to_string(path, ','), '|' ORDER BY array_to_string(path, ',')) AS signature
+  SELECT rid, string_agg(array_join(path, ','), '|') WITHIN GROUP (ORDER BY array_join(path, ',')) AS signature
   FROM `sqlanon_0a1b2c3d_rpc` GROUP BY rid
 ) AS s
 -- bind parameters: []

@@ -30,7 +30,7 @@ WITH tops AS (
 ), frequent AS (
   SELECT released, i, prefix FROM "sqlanon_0a1b2c3d_rfreq"
 ), source_frequent AS (
-  SELECT i, prefix, row_number() OVER () AS fid FROM frequent WHERE released = 0
+  SELECT i, prefix, row_number() OVER (ORDER BY i, prefix) AS fid FROM frequent WHERE released = 0
 ), image AS (
   -- the released label of a source node: the cut's node above it, or itself where the cut is at or below it
   SELECT a.anc AS node, max(m.gen) AS gen, max(g.lvl) AS gen_lvl

@@ -30,7 +30,7 @@ WITH tops AS (
 ), frequent AS (
   SELECT released, i, prefix FROM `sqlanon_0a1b2c3d_rfreq`
 ), source_frequent AS (
-  SELECT i, prefix, row_number() OVER () AS fid FROM frequent WHERE released = 0
+  SELECT i, prefix, row_number() OVER (ORDER BY i, prefix) AS fid FROM frequent WHERE released = 0
 ), image AS (
   -- the released label of a source node: the cut's node above it, or itself where the cut is at or below it
   SELECT a.anc AS node, max(m.gen) AS gen, max(g.lvl) AS gen_lvl
@@ -42,20 +42,20 @@ WITH tops AS (
 ), released_relations AS (
   -- the relations of the release's trees at each level i (its labels lifted as for mining)
   SELECT DISTINCT i, a, b FROM (
-    SELECT i, path[1] AS a, path[2] AS b FROM lifted WHERE released = 1 AND cardinality(path) >= 2
+    SELECT i, try_element_at(path, 1) AS a, try_element_at(path, 2) AS b FROM lifted WHERE released = 1 AND cardinality(path) >= 2
     UNION ALL
-    SELECT i, path[1] AS a, path[3] AS b FROM lifted WHERE released = 1 AND cardinality(path) >= 3
+    SELECT i, try_element_at(path, 1) AS a, try_element_at(path, 3) AS b FROM lifted WHERE released = 1 AND cardinality(path) >= 3
     UNION ALL
-    SELECT i, path[2] AS a, path[3] AS b FROM lifted WHERE released = 1 AND cardinality(path) >= 3
+    SELECT i, try_element_at(path, 2) AS a, try_element_at(path, 3) AS b FROM lifted WHERE released = 1 AND cardinality(path) >= 3
     UNION ALL
-    SELECT i, path[1] AS a, path[1] AS b FROM lifted WHERE FALSE
+    SELECT i, try_element_at(path, 1) AS a, try_element_at(path, 1) AS b FROM lifted WHERE FALSE
   ) AS pairs
 ), nodes AS (
   SELECT f.fid, f.i, u.o, u.item,
          CASE WHEN im.gen_lvl > d.lvl THEN im.gen ELSE u.item END AS shown,
          CAST(CASE WHEN im.gen_lvl > d.lvl THEN im.gen_lvl - d.lvl ELSE 0 END AS DOUBLE)
            / CAST(greatest(t.height - 1, 1) AS DOUBLE) AS rise
-  FROM source_frequent AS f CROSS JOIN LATERAL unnest(f.prefix) WITH ORDINALITY AS u(item, o)
+  FROM source_frequent AS f CROSS JOIN LATERAL (SELECT pos + 1 AS o, col AS item FROM (SELECT posexplode(f.prefix))) AS u
   JOIN `sqlanon_0a1b2c3d_rdgh` AS d ON d.id = u.item
   JOIN tops AS t ON t.cls = d.cls
   JOIN image AS im ON im.node = u.item

@@ -23,7 +23,7 @@
 -- returns (measure): frequent source paths, of them also frequent in the release, sum of their dtree
 CACHE TABLE `sqlanon_0a1b2c3d_rlifted` AS
 WITH levels AS (
-  SELECT g.i FROM generate_series(0, 3) AS g(i)
+  SELECT g.i FROM (SELECT id AS i FROM range(0, 3 + 1)) AS g
 ), tops AS (
   SELECT 0 AS cls, 3 AS height UNION ALL
   SELECT 1 AS cls, 4 AS height UNION ALL
@@ -43,9 +43,9 @@ WITH levels AS (
 )
 -- every path lifted to every level, node by node (a path has at most `depth` nodes: read by position)
 SELECT DISTINCT p.released, v.i, p.rid,
-         (ARRAY[l1.anc, l2.anc, l3.anc])[1:cardinality(p.path)] AS path
+         slice(array(l1.anc, l2.anc, l3.anc), 1, cardinality(p.path)) AS path
   FROM paths AS p CROSS JOIN levels AS v
-LEFT JOIN lift AS l1 ON l1.i = v.i AND l1.node = p.path[1]
-LEFT JOIN lift AS l2 ON l2.i = v.i AND l2.node = p.path[2]
-LEFT JOIN lift AS l3 ON l3.i = v.i AND l3.node = p.path[3]
+LEFT JOIN lift AS l1 ON l1.i = v.i AND l1.node = try_element_at(p.path, 1)
+LEFT JOIN lift AS l2 ON l2.i = v.i AND l2.node = try_element_at(p.path, 2)
+LEFT JOIN lift AS l3 ON l3.i = v.i AND l3.node = try_element_at(p.path, 3)
 -- bind parameters: []

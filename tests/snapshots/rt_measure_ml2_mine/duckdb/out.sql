@@ -24,7 +24,7 @@
 INSERT INTO "sqlanon_0a1b2c3d_rfreq"
 SELECT CAST(1 AS INTEGER) AS released, CAST(2 AS INTEGER) AS i, prefix,
        count(*) AS records  -- (rid, prefix) are distinct
-FROM (SELECT DISTINCT rid, path[1:3] AS prefix
+FROM (SELECT DISTINCT rid, (path)[1:3] AS prefix
       FROM "sqlanon_0a1b2c3d_rlifted"
       WHERE released = 1 AND i = 2 AND cardinality(path) >= 3
      ) AS pre

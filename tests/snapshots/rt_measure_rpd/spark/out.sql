@@ -11,25 +11,25 @@
 WITH per_path AS (
   SELECT p.rid, exp(-(coalesce(ln(CAST(1 * d1.width AS DOUBLE)), 0) + coalesce(ln(CAST(2 * d2.width AS DOUBLE)), 0) + coalesce(ln(CAST(3 * d3.width AS DOUBLE)), 0))) AS rpd
   FROM `sqlanon_0a1b2c3d_rtrees0` AS p
-  LEFT JOIN `sqlanon_0a1b2c3d_rdgh` AS d1 ON d1.id = p.path[1]
-  LEFT JOIN `sqlanon_0a1b2c3d_rdgh` AS d2 ON d2.id = p.path[2]
-  LEFT JOIN `sqlanon_0a1b2c3d_rdgh` AS d3 ON d3.id = p.path[3]
+  LEFT JOIN `sqlanon_0a1b2c3d_rdgh` AS d1 ON d1.id = try_element_at(p.path, 1)
+  LEFT JOIN `sqlanon_0a1b2c3d_rdgh` AS d2 ON d2.id = try_element_at(p.path, 2)
+  LEFT JOIN `sqlanon_0a1b2c3d_rdgh` AS d3 ON d3.id = try_element_at(p.path, 3)
 ), per_record AS (
   SELECT p.rid, avg(p.rpd) AS rpd, max(w.weight) AS weight
   FROM per_path AS p JOIN `sqlanon_0a1b2c3d_rweights` AS w ON w.rid = p.rid GROUP BY p.rid
 ), prefixes AS (
   SELECT h.prefix, h.len, sum(w.weight) AS sup
   FROM (SELECT DISTINCT rid, prefix, len FROM (
-    SELECT rid, path[1:1] AS prefix, 1 AS len FROM `sqlanon_0a1b2c3d_rtrees0` WHERE cardinality(path) >= 1
+    SELECT rid, slice(path, 1, 1) AS prefix, 1 AS len FROM `sqlanon_0a1b2c3d_rtrees0` WHERE cardinality(path) >= 1
     UNION ALL
-    SELECT rid, path[1:2] AS prefix, 2 AS len FROM `sqlanon_0a1b2c3d_rtrees0` WHERE cardinality(path) >= 2
+    SELECT rid, slice(path, 1, 2) AS prefix, 2 AS len FROM `sqlanon_0a1b2c3d_rtrees0` WHERE cardinality(path) >= 2
     UNION ALL
-    SELECT rid, path[1:3] AS prefix, 3 AS len FROM `sqlanon_0a1b2c3d_rtrees0` WHERE cardinality(path) >= 3
+    SELECT rid, slice(path, 1, 3) AS prefix, 3 AS len FROM `sqlanon_0a1b2c3d_rtrees0` WHERE cardinality(path) >= 3
   ) AS all_prefixes) AS h
   JOIN `sqlanon_0a1b2c3d_rweights` AS w ON w.rid = h.rid
   GROUP BY h.prefix, h.len
 ), inner_prefixes AS (
-  SELECT DISTINCT prefix[1:len - 1] AS prefix FROM prefixes WHERE len > 1
+  SELECT DISTINCT slice(prefix, 1, len - 1) AS prefix FROM prefixes WHERE len > 1
 ), leaves AS (
   SELECT q.prefix, q.len FROM prefixes AS q
   WHERE NOT EXISTS (SELECT 1 FROM inner_prefixes AS i WHERE i.prefix = q.prefix)
@@ -37,12 +37,12 @@ WITH per_path AS (
   SELECT (coalesce(q1.sup, 0) + coalesce(q2.sup, 0) + coalesce(q3.sup, 0)) AS sups,
          exp(-(coalesce(ln(CAST(1 * d1.width AS DOUBLE)), 0) + coalesce(ln(CAST(2 * d2.width AS DOUBLE)), 0) + coalesce(ln(CAST(3 * d3.width AS DOUBLE)), 0))) AS inverse
   FROM leaves AS l
-  LEFT JOIN prefixes AS q1 ON l.len >= 1 AND q1.len = 1 AND q1.prefix = l.prefix[1:1]
-  LEFT JOIN `sqlanon_0a1b2c3d_rdgh` AS d1 ON d1.id = l.prefix[1]
-  LEFT JOIN prefixes AS q2 ON l.len >= 2 AND q2.len = 2 AND q2.prefix = l.prefix[1:2]
-  LEFT JOIN `sqlanon_0a1b2c3d_rdgh` AS d2 ON d2.id = l.prefix[2]
-  LEFT JOIN prefixes AS q3 ON l.len >= 3 AND q3.len = 3 AND q3.prefix = l.prefix[1:3]
-  LEFT JOIN `sqlanon_0a1b2c3d_rdgh` AS d3 ON d3.id = l.prefix[3]
+  LEFT JOIN prefixes AS q1 ON l.len >= 1 AND q1.len = 1 AND q1.prefix = slice(l.prefix, 1, 1)
+  LEFT JOIN `sqlanon_0a1b2c3d_rdgh` AS d1 ON d1.id = try_element_at(l.prefix, 1)
+  LEFT JOIN prefixes AS q2 ON l.len >= 2 AND q2.len = 2 AND q2.prefix = slice(l.prefix, 1, 2)
+  LEFT JOIN `sqlanon_0a1b2c3d_rdgh` AS d2 ON d2.id = try_element_at(l.prefix, 2)
+  LEFT JOIN prefixes AS q3 ON l.len >= 3 AND q3.len = 3 AND q3.prefix = slice(l.prefix, 1, 3)
+  LEFT JOIN `sqlanon_0a1b2c3d_rdgh` AS d3 ON d3.id = try_element_at(l.prefix, 3)
 )
 SELECT (SELECT sum(rpd * weight) / sum(weight) FROM per_record),
        (SELECT sum(sups * inverse) FROM leaf_cost),

@@ -20,5 +20,5 @@ SELECT q.rid, q.path FROM projected AS q
 WHERE cardinality(q.path) >= 3
    OR NOT EXISTS (SELECT 1 FROM projected AS r
                   WHERE r.rid = q.rid AND cardinality(r.path) > cardinality(q.path)
-                    AND r.path[1:cardinality(q.path)] = q.path)
+                    AND (r.path)[1:cardinality(q.path)] = q.path)
 -- bind parameters: []

@@ -10,15 +10,15 @@
 CACHE TABLE `sqlanon_0a1b2c3d_rpc` AS
 WITH projected AS (
   SELECT DISTINCT p.rid,
-         (ARRAY[m1.gen, m2.gen, m3.gen])[1:cardinality(p.path)] AS path
+         slice(array(m1.gen, m2.gen, m3.gen), 1, cardinality(p.path)) AS path
   FROM `sqlanon_0a1b2c3d_rp0` AS p
-  LEFT JOIN `sqlanon_0a1b2c3d_rmap` AS m1 ON m1.leaf = p.path[1]
-  LEFT JOIN `sqlanon_0a1b2c3d_rmap` AS m2 ON m2.leaf = p.path[2]
-  LEFT JOIN `sqlanon_0a1b2c3d_rmap` AS m3 ON m3.leaf = p.path[3]
+  LEFT JOIN `sqlanon_0a1b2c3d_rmap` AS m1 ON m1.leaf = try_element_at(p.path, 1)
+  LEFT JOIN `sqlanon_0a1b2c3d_rmap` AS m2 ON m2.leaf = try_element_at(p.path, 2)
+  LEFT JOIN `sqlanon_0a1b2c3d_rmap` AS m3 ON m3.leaf = try_element_at(p.path, 3)
 )
 SELECT q.rid, q.path FROM projected AS q
 WHERE cardinality(q.path) >= 3
    OR NOT EXISTS (SELECT 1 FROM projected AS r
                   WHERE r.rid = q.rid AND cardinality(r.path) > cardinality(q.path)
-                    AND r.path[1:cardinality(q.path)] = q.path)
+                    AND slice(r.path, 1, cardinality(q.path)) = q.path)
 -- bind parameters: []

@@ -24,14 +24,14 @@
 INSERT INTO `sqlanon_0a1b2c3d_rdelta`
 SELECT size, x0, x1, x2, present, -sum(weight) AS weight
 FROM (
-    SELECT 2 AS size, i0.item AS x0, i1.item AS x1, -1 AS x2, (CASE WHEN array_position(i0.below, i1.item) IS NOT NULL THEN 1 ELSE 0 END) AS present,
+    SELECT 2 AS size, i0.item AS x0, i1.item AS x1, -1 AS x2, (CASE WHEN nullif(array_position(i0.below, i1.item), 0) IS NOT NULL THEN 1 ELSE 0 END) AS present,
            w.weight
     FROM `sqlanon_0a1b2c3d_rtitems` AS i0
     JOIN `sqlanon_0a1b2c3d_rweights` AS w ON w.rid = i0.rid
     JOIN `sqlanon_0a1b2c3d_rtitems` AS i1 ON i1.rid = i0.rid AND i1.item > i0.item
     WHERE i0.rid IN (SELECT rid FROM `sqlanon_0a1b2c3d_rholders`)
     UNION ALL
-    SELECT 3 AS size, i0.item AS x0, i1.item AS x1, i2.item AS x2, (CASE WHEN array_position(i0.below, i1.item) IS NOT NULL THEN 1 ELSE 0 END) + (CASE WHEN array_position(i0.below, i2.item) IS NOT NULL THEN 2 ELSE 0 END) + (CASE WHEN array_position(i1.below, i2.item) IS NOT NULL THEN 4 ELSE 0 END) AS present,
+    SELECT 3 AS size, i0.item AS x0, i1.item AS x1, i2.item AS x2, (CASE WHEN nullif(array_position(i0.below, i1.item), 0) IS NOT NULL THEN 1 ELSE 0 END) + (CASE WHEN nullif(array_position(i0.below, i2.item), 0) IS NOT NULL THEN 2 ELSE 0 END) + (CASE WHEN nullif(array_position(i1.below, i2.item), 0) IS NOT NULL THEN 4 ELSE 0 END) AS present,
            w.weight
     FROM `sqlanon_0a1b2c3d_rtitems` AS i0
     JOIN `sqlanon_0a1b2c3d_rweights` AS w ON w.rid = i0.rid

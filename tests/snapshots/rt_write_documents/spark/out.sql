@@ -4,7 +4,7 @@
 -- record ids are already in random order (write_trees.sql.j2), so the rows follow them.
 -- context: table (new), or_replace, nodes (the written node table, parts), depth
 CREATE OR REPLACE TABLE `analytics`.`sqlanon_tmp_0123456789ab` AS
-SELECT record_id, json_object('record_id', record_id, 'children', children) AS document
+SELECT record_id, to_json(named_struct('record_id', record_id, 'children', children), map('ignoreNullFields', 'false')) AS document
 FROM (
   WITH RECURSIVE placed(record_id, node_id, level) AS (
     SELECT record_id, node_id, 1 FROM `analytics`.`customer_trees` WHERE parent_id IS NULL
@@ -18,29 +18,29 @@ FROM (
   ),
   docs3 AS (
     SELECT n.record_id, n.parent_id, n.node_id,
-           json_object('attribute', n.attribute, 'value', n.value, 'children', json('[]')) AS doc
+           named_struct('attribute', n.attribute, 'value', n.value, 'children', array()) AS doc
     FROM nodes AS n
     WHERE n.level = 3
   ),
   docs2 AS (
     SELECT n.record_id, n.parent_id, n.node_id,
-           json_object('attribute', n.attribute, 'value', n.value, 'children', coalesce(c.children, json('[]'))) AS doc
+           named_struct('attribute', n.attribute, 'value', n.value, 'children', coalesce(c.children, array())) AS doc
     FROM nodes AS n
-    LEFT JOIN (SELECT record_id, parent_id, to_json(list(doc ORDER BY node_id)) AS children FROM docs3
+    LEFT JOIN (SELECT record_id, parent_id, transform(array_sort(collect_list(named_struct('o', node_id, 'd', doc))), x -> x.d) AS children FROM docs3
                GROUP BY record_id, parent_id) AS c
       ON c.record_id = n.record_id AND c.parent_id = n.node_id
     WHERE n.level = 2
   ),
   docs1 AS (
     SELECT n.record_id, n.parent_id, n.node_id,
-           json_object('attribute', n.attribute, 'value', n.value, 'children', coalesce(c.children, json('[]'))) AS doc
+           named_struct('attribute', n.attribute, 'value', n.value, 'children', coalesce(c.children, array())) AS doc
     FROM nodes AS n
-    LEFT JOIN (SELECT record_id, parent_id, to_json(list(doc ORDER BY node_id)) AS children FROM docs2
+    LEFT JOIN (SELECT record_id, parent_id, transform(array_sort(collect_list(named_struct('o', node_id, 'd', doc))), x -> x.d) AS children FROM docs2
                GROUP BY record_id, parent_id) AS c
       ON c.record_id = n.record_id AND c.parent_id = n.node_id
     WHERE n.level = 1
   )
-  SELECT record_id, to_json(list(doc ORDER BY node_id)) AS children FROM docs1 GROUP BY record_id
+  SELECT record_id, transform(array_sort(collect_list(named_struct('o', node_id, 'd', doc))), x -> x.d) AS children FROM docs1 GROUP BY record_id
 ) AS trees
 ORDER BY record_id
 -- bind parameters: []

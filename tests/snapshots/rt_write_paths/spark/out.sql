@@ -19,7 +19,7 @@ SELECT u.record_id,
        max(CASE WHEN n.attribute = ? THEN n.value END) AS `nation`,
        max(CASE WHEN n.attribute = ? THEN n.value END) AS `we"ird; col`,
        max(CASE WHEN n.attribute = ? THEN n.value END) AS `pct%col`,
-       string_agg(n.attribute, ',' ORDER BY u.step DESC) AS path_attributes
+       string_agg(n.attribute, ',') WITHIN GROUP (ORDER BY u.step DESC) AS path_attributes
 FROM up AS u JOIN `analytics`.`customer_trees` AS n ON n.record_id = u.record_id AND n.node_id = u.node
 GROUP BY u.record_id, u.leaf
 ORDER BY random()

@@ -9,8 +9,8 @@ WITH records AS (
   FROM (SELECT rid, random() AS shuffle FROM (SELECT DISTINCT rid FROM `sqlanon_0a1b2c3d_rbest`) AS d) AS r
 ),
 nodes AS (
-  SELECT DISTINCT p.rid, p.path[1:u.o] AS prefix, u.o AS depth, u.item
-  FROM `sqlanon_0a1b2c3d_rbest` AS p CROSS JOIN LATERAL unnest(p.path) WITH ORDINALITY AS u(item, o)
+  SELECT DISTINCT p.rid, slice(p.path, 1, u.o) AS prefix, u.o AS depth, u.item
+  FROM `sqlanon_0a1b2c3d_rbest` AS p CROSS JOIN LATERAL (SELECT pos + 1 AS o, col AS item FROM (SELECT posexplode(p.path))) AS u
 ), numbered AS (
   SELECT rid, prefix, depth, item, row_number() OVER (PARTITION BY rid ORDER BY shuffle, prefix) AS node_id
   FROM (SELECT nodes.*, random() AS shuffle FROM nodes) AS s
@@ -22,6 +22,6 @@ SELECT CAST(r.record_id AS BIGINT) AS record_id, CAST(n.node_id AS INTEGER) AS n
 FROM numbered AS n
 JOIN records AS r ON r.rid = n.rid
 JOIN `sqlanon_0a1b2c3d_rdgh` AS d ON d.id = n.item
-LEFT JOIN numbered AS up ON up.rid = n.rid AND up.depth = n.depth - 1 AND up.prefix = n.prefix[1:n.depth - 1]
+LEFT JOIN numbered AS up ON up.rid = n.rid AND up.depth = n.depth - 1 AND up.prefix = slice(n.prefix, 1, n.depth - 1)
 ORDER BY random()
 -- bind parameters: ['nation', 'we"ird; col', 'pct%col']
