@@ -36,7 +36,6 @@ class CloakingMethod(AnonymizationMethod):
     """k records (or subjects) per released box of space and time."""
 
     name: ClassVar[str] = "cloaking"
-    REQUIRES: ClassVar[tuple[str, ...]] = ()
 
     rounds: Rounds
 
