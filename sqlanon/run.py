@@ -44,7 +44,6 @@ def perform_run(
     method_cls = method_class(cfg.method)
     started = time.perf_counter()
     with Session(cfg, db) as session:
-        method_cls.check_engine(session.adapter)
         # An in-memory database vanishes with the run: recording history there would only cost time.
         record = cfg.history.enabled and not session.adapter.ephemeral
         recorder = RunRecorder.start(session.adapter, cfg, command) if record else None

@@ -42,11 +42,6 @@ class EngineAdapter:
     #: Tables take UPDATE and DELETE; without, the run history records a run's end as a second row
     #: (``history/runs.py``). Scratch tables take them on every engine (Spark's: ``spark_rewrite.py``).
     SUPPORTS_UPDATES: ClassVar[bool] = True
-    #: The engine speaks the PostgreSQL dialect DuckDB shares: ordered aggregates (``string_agg(x ORDER BY
-    #: y)``), ``COPY ... TO``, arrays and JSON documents. The related-tables method requires it
-    #: (``AnonymizationMethod.REQUIRES``) until its tests run on Spark (its templates' array, ordered-aggregate
-    #: and JSON macros have Spark spellings: sql/spark/macros/).
-    SUPPORTS_POSTGRES_DIALECT: ClassVar[bool] = True
     #: The engine can read a CSV file on the client's disk itself (``source.csv``).
     SUPPORTS_CSV_SOURCE: ClassVar[bool] = False
     #: A release's rows are grouped on their raw values before the hierarchy lookups are joined

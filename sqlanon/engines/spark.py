@@ -83,8 +83,6 @@ class SparkAdapter(EngineAdapter):
     # Spark's parquet tables take no UPDATE or DELETE: the history records a run's end as a second row
     # (history/runs.py). Scratch views take them (rewritten as queries, spark_rewrite.py).
     SUPPORTS_UPDATES = False
-    # The related-tables method is refused until its tests run on Spark (its templates have Spark spellings).
-    SUPPORTS_POSTGRES_DIALECT = False
     UNGROUPABLE_TYPES = frozenset({"map"})
     PLACEHOLDER = "?"
     IDENTIFIER_QUOTE = "`"

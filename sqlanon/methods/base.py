@@ -91,8 +91,6 @@ class AnonymizationMethod(ABC):
     HAS_PLAN: ClassVar[bool] = False
     #: The config key that names the table a run reads (messages about it name this key).
     SOURCE_KEY: ClassVar[str] = "source.table"
-    #: Engine capability flags (``EngineAdapter`` class attributes) the method cannot do without.
-    REQUIRES: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self, session: Session) -> None:
         self.session = session
@@ -105,14 +103,6 @@ class AnonymizationMethod(ABC):
     @property
     def adapter(self) -> EngineAdapter:
         return self.session.adapter
-
-    @classmethod
-    def check_engine(cls, adapter: EngineAdapter) -> None:
-        """Refuse (exit 2) an engine without a capability the method needs."""
-        missing = [flag for flag in cls.REQUIRES if not getattr(adapter, flag, False)]
-        if missing:
-            raise ConfigError(f"method: {cls.name} needs {', '.join(missing)}, which the {adapter.name} engine "
-                              f"does not offer")
 
     def tables_read(self) -> list[tuple[str, str]]:
         """(config key, table name) of every table the run reads besides the source (hierarchy tables, a

@@ -1137,19 +1137,15 @@ NOT_RUN_ON_SPARK = {
 def test_every_spark_rendering_parses(spark_session: Any) -> None:
     """Spark's parser accepts the Spark rendering of every template it may run, with the bind parameters in
     place as literals (as Spark binds them); an UPDATE or DELETE of a scratch table as the query the adapter
-    runs for it (``spark_rewrite``); the methods Spark refuses (``REQUIRES``) and the templates of
-    NOT_RUN_ON_SPARK aside."""
+    runs for it (``spark_rewrite``); the templates of NOT_RUN_ON_SPARK aside."""
     from sqlanon.engines import spark_rewrite
-    from sqlanon.methods import PACKAGES, method_class
 
     adapter = make_adapter("spark")
-    refused = tuple(f"methods/{name}/" for name in PACKAGES
-                    if not all(getattr(adapter, flag) for flag in method_class(name).REQUIRES))
     parser = spark_session._jsparkSession.sessionState().sqlParser()
     failed = {}
     for case in sorted(CASES):
         template, context = CASES[case]
-        if template in NOT_RUN_ON_SPARK or template.startswith(refused):
+        if template in NOT_RUN_ON_SPARK:
             continue
         sql, params = adapter.render(template, **context)
         text = re.sub(r"\A(?:\s*--[^\n]*\n)*\s*", "", adapter.display_sql(sql, params))

@@ -38,7 +38,6 @@ class RelatedTablesMethod(AnonymizationMethod):
     """Trees over related tables, k^(m,n)-anonymous by cuts and structural disassociation."""
 
     name: ClassVar[str] = "related_tables"
-    REQUIRES: ClassVar[tuple[str, ...]] = ("SUPPORTS_POSTGRES_DIALECT",)
     SOURCE_KEY: ClassVar[str] = "records.table"
 
     forest: Forest

@@ -160,6 +160,7 @@ def test_a_child_key_is_named_without_a_top_level_prefix(tmp_path: Path) -> None
     assert "<top level>" not in message
 
 
+@pytest.mark.spark
 def test_output_json_needs_an_engine_that_writes_client_files(engine: Engine, tmp_path: Path) -> None:
     """PostgreSQL and Spark cannot write a file on the client: output.json is refused before any work (exit 2);
     DuckDB writes it."""
@@ -564,7 +565,8 @@ def test_output_json_gives_back_the_node_tables_trees(duckdb_engine: Engine, tmp
         assert None in values
 
 
-@pytest.mark.parametrize("data", [pytest.param(varied(), id="varied"), pytest.param(Data(
+# On Spark the varied forest only: the other's search takes a local Spark ten minutes (1,700 statements).
+@pytest.mark.parametrize("data", [pytest.param(varied(), id="varied", marks=pytest.mark.spark), pytest.param(Data(
     cust=[(c, [None, "a1", "b2"][c % 3]) for c in range(6)],
     ord=[(o, o % 6, [None, "d1", "d4", "d6"][o % 4]) for o in range(12)],
     item=[(i, i % 12, [None, "x", "z"][i % 3]) for i in range(24)], orders=None, items=None), id="values-and-null")])
@@ -655,6 +657,7 @@ def _rpd_a(records: dict[int, list[list[str]]], weights: dict[int, int]) -> tupl
     return total, len(support), len(leaves)
 
 
+@pytest.mark.spark
 def test_measure_rpd_gives_example_1(adapter: Any) -> None:
     r1 = 1 / 3 * (1 / (1 * 12 * 2 * 6) + 1 / (1 * 12) + 1 / (1 * 12 * 2 * 6 * 3 * 6))
     r2 = 1 / 4 * (2 / (1 * 12 * 2 * 6 * 3 * 6) + 1 / (1 * 12 * 2 * 6) + 1 / (1 * 12))
@@ -684,6 +687,7 @@ def test_measure_rpd_gives_example_1(adapter: Any) -> None:
         assert math.isclose(oracle.rpd_record(paths, lambda label: size[label[0]]), expected, rel_tol=1e-12)
 
 
+@pytest.mark.spark
 def test_disassociate_and_project_paths(adapter: Any) -> None:
     """Definition 2 on p -> a -> x -> b -> y with a ~> b: b's children move up to b's parent ([p, a, x, y]) and
     b becomes a sibling of a ([p, b]); paths without both are kept; copies and proper prefixes then merge."""
@@ -758,6 +762,7 @@ def test_a_round_of_disassociations_at_once_is_them_one_after_the_other(adapter:
         assert _read_paths(adapter, names[3]) == expected, (rules, records)
 
 
+@pytest.mark.spark
 def test_project_paths_drops_proper_prefixes_and_copies(adapter: Any) -> None:
     _paths_table(adapter, "raw", {
         1: [[1, 2], [1, 2, 3], [1, 2, 3], [1, 4]],
@@ -803,6 +808,7 @@ def _ml2(adapter: Any, released: dict[int, list[list[int]]]) -> tuple[int, int, 
     return total, kept, float(dtree or 0.0)
 
 
+@pytest.mark.spark
 def test_measure_ml2_gives_example_3(adapter: Any) -> None:
     """One record, a0 ~> b0. The source's frequent rooted paths, one per level i = 0..3 and length: [a0], [a0, b0];
     [a1], [a1, b*]; [a2], [a2, b*]; [a*], [a*, b*] (8). The release shows a0 as a1: dtree([a0]) = 1/2 * (1/3) / 1
