@@ -95,7 +95,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 #: On Spark a hypothesis test runs this share of its examples (at least one): every statement costs 0.1-0.3 s
 #: there, and the whole suite must stay inside CI's time limit; the other engines run them all.
-SPARK_EXAMPLE_SHARE = 5
+SPARK_EXAMPLE_SHARE = 6
 
 
 @pytest.hookimpl(hookwrapper=True)

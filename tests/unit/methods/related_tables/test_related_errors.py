@@ -565,8 +565,7 @@ def test_output_json_gives_back_the_node_tables_trees(duckdb_engine: Engine, tmp
         assert None in values
 
 
-# On Spark the varied forest only: the other's search takes a local Spark ten minutes (1,700 statements).
-@pytest.mark.parametrize("data", [pytest.param(varied(), id="varied", marks=pytest.mark.spark), pytest.param(Data(
+@pytest.mark.parametrize("data", [pytest.param(varied(), id="varied"), pytest.param(Data(
     cust=[(c, [None, "a1", "b2"][c % 3]) for c in range(6)],
     ord=[(o, o % 6, [None, "d1", "d4", "d6"][o % 4]) for o in range(12)],
     item=[(i, i % 12, [None, "x", "z"][i % 3]) for i in range(24)], orders=None, items=None), id="values-and-null")])

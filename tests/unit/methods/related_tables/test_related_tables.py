@@ -327,7 +327,6 @@ def paths_back(rows: list[tuple], columns: list[str]) -> dict[Any, frozenset]:
     return {rid: frozenset(paths) for rid, paths in out.items()}
 
 
-@pytest.mark.spark
 @settings(max_examples=6, **SETTINGS)
 @given(data=forests(), k=st.integers(2, 3), n=st.integers(0, 2))
 def test_the_path_table_gives_the_trees_back(engine: Engine, data: Data, k: int, n: int) -> None:
@@ -377,7 +376,6 @@ def _fresh_checks(engine: Engine, data: Data, k: int, m: int, n: int, strategy: 
     return answers
 
 
-@pytest.mark.spark
 @settings(max_examples=8, **SETTINGS)
 @given(data=forests(), k=st.integers(2, 4), m=st.integers(2, 3), n=st.integers(1, 2),
        strategy=st.sampled_from(["greedy_cut", "only_cuts"]))
