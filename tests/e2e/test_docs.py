@@ -25,7 +25,7 @@ CI_RUN = REPO / ".ci" / "run"
 CONFIGS = sorted((REPO / "configs").glob("*.yaml"))
 
 INSTALL_AND_DEMO = "pip install . && sqlanon demo"
-TEST_COMMAND = "pip install '.[test,oracle,spark]' && python -m pytest -n 2"
+TEST_COMMAND = "pip install '.[test,oracle,spark]' && python -m pytest"
 
 
 def fenced_blocks(text: str) -> list[list[str]]:
