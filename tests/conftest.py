@@ -64,14 +64,6 @@ def spark_session() -> Iterator[object]:
              .config("spark.sql.shuffle.partitions", "2")
              .config("spark.ui.enabled", "false").config("spark.ui.showConsoleProgress", "false")
              .config("spark.sql.session.timeZone", "UTC")
-             # Tests send thousands of statements over tables of a few rows: compiling each plan to Java
-             # (whole-stage and expression codegen) and JIT-compiling that at full optimization costs more CPU
-             # than running it, and the suite's time is mostly Spark's CPU. Interpreted evaluation gives the same
-             # results (Spark's own suites run both ways); the Spark Connect and standalone-cluster tests start
-             # Sparks with the defaults.
-             .config("spark.sql.codegen.wholeStage", "false")
-             .config("spark.sql.codegen.factoryMode", "NO_CODEGEN")
-             .config("spark.driver.extraJavaOptions", "-XX:TieredStopAtLevel=1")
              .getOrCreate())
     spark.sparkContext.setLogLevel("OFF")
     try:
