@@ -87,14 +87,16 @@ class FrequencySet:
         slice_check: tuple[int, int] | None = None,
         rollup_tables: Sequence[str] = (),
         ranges_table: str | None = None,
+        counted: str | None = None,
     ) -> FrequencySet:
         """``slice_check``: (k, suppression limit) where feasibility checks may be sliced (``slicing.py``);
         ``rollup_tables``: names for rolled-up code tables (``rollup.py``), where they may be made;
         ``ranges_table``: a name for the table of the parts' row positions, where sliced checks read parts by
-        them (``NodeQueryTuning.reads_part_ranges``)."""
+        them (``NodeQueryTuning.reads_part_ranges``); ``counted``: where ``source`` is the source grouped already
+        (``group_source_rows.sql.j2``), its count column."""
         qis = [{"column": h.attribute, "coded": h.coded_table, "height": h.height} for h in hierarchies]
         adapter.run("build_frequency_set.sql.j2", table=table, source=tuple(source), qis=qis, basic=basic,
-                    sensitive=list(sensitive))
+                    sensitive=list(sensitive), counted=counted)
         heights = [h.height for h in hierarchies]
         row = adapter.run("summarize_frequency_set.sql.j2", table=table, heights=heights, distinct=count_distinct,
                           hashed_distinct=tuning_for(adapter).HASHED_COUNT_DISTINCT,

@@ -213,6 +213,25 @@ CASES: dict[str, tuple[str, dict[str, Any]]] = {
             "sensitive": [],
         },
     ),
+    "build_frequency_set_grouped": (
+        "build_frequency_set.sql.j2",
+        {
+            "table": f"{PREFIX}fs",
+            "source": (f"{PREFIX}gr",),
+            "qis": [
+                {"column": "age", "coded": f"{PREFIX}c0", "height": 2},
+                {"column": WEIRD, "coded": f"{PREFIX}c1", "height": 2},
+            ],
+            "basic": True,
+            "sensitive": [{"column": "diagnosis", "domain": f"{PREFIX}d0"}],
+            "counted": "sqlanon_rows",
+        },
+    ),
+    "group_source_rows": (
+        "group_source_rows.sql.j2",
+        {"table": f"{PREFIX}gr", "source": WEIRD_SOURCE, "columns": ["age", WEIRD, "diagnosis"],
+         "counted": "sqlanon_rows"},
+    ),
     "build_interval_hierarchy": (
         "build_interval_hierarchy.sql.j2",
         {"lookup": f"{PREFIX}h0", "source": SOURCE, "column": "age", "widths": [5, 10, 20]},
@@ -878,6 +897,16 @@ CASES: dict[str, tuple[str, dict[str, Any]]] = {
         {
             "table": f"{PREFIX}kinds",
             **RELEASE_MASK_BASIC,
+            "salt": 42,
+        },
+    ),
+    "release_kinds_grouped": (
+        "release_kinds.sql.j2",
+        {
+            "table": f"{PREFIX}kinds",
+            **RELEASE_MASK_BASIC,
+            "source": (f"{PREFIX}gr",),
+            "counted": "sqlanon_rows",
             "salt": 42,
         },
     ),

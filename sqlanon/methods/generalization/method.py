@@ -18,7 +18,6 @@ from ...lattice import Node
 from ...lattice.budget import LatticeBudget, lattice_budget
 from ...lattice.search import IMPLICIT_STRATEGIES, STRATEGIES, SearchLimits, SearchProblem, SearchResult, run_search
 from ...lattice.search.exhaustive import ExhaustiveStrategy
-from ...measures import column_types
 from ...metrics import METRICS, InformationLossMetric
 from ...metrics.whd import WhdMetric
 from ...output import shuffle_salt
@@ -28,7 +27,7 @@ from ..modification import Modification
 from . import explaining
 from . import report as sections
 from .config import AUTO_HEURISTIC_SECONDS, GeneralizationConfig
-from .preparation import Preparation, PreparedData
+from .preparation import Preparation, PreparedData, groupable
 
 
 class GeneralizationMethod(AnonymizationMethod):
@@ -236,7 +235,10 @@ class GeneralizationMethod(AnonymizationMethod):
             "mask": cfg.output.suppressed_rows == "mask", "basic": cfg.privacy.null_handling == "basic",
         }
         template = "write_output.sql.j2"
-        if self._groupable([c["name"] for c in columns if c["qi_index"] is None]):
+        grouped = data.grouped
+        if grouped is not None:  # the source grouped once already (Preparation._grouped_rows): read that
+            context.update(source=(grouped.table,), counted=grouped.counted)
+        if grouped or groupable(self.adapter, data.source, [c["name"] for c in columns if c["qi_index"] is None]):
             # The released rows' kinds in random order, then each repeated: only the kinds are sorted.
             kinds = self.session.scratch("kinds")
             with self.adapter.aggregate_settings():  # a GROUP BY of every row, as the frequency set's build
@@ -251,14 +253,6 @@ class GeneralizationMethod(AnonymizationMethod):
             max_suppressed=data.ctx.max_suppressed,
             mask=cfg.output.suppressed_rows == "mask",
         )
-
-    def _groupable(self, copied: list[str]) -> bool:
-        """Whether the copied columns can be grouped (``EngineAdapter.UNGROUPABLE_TYPES``)."""
-        ungroupable = self.adapter.UNGROUPABLE_TYPES
-        if not copied or not ungroupable:
-            return True
-        types = column_types(self.adapter, self.data.source, copied)
-        return not any(t.removesuffix("[]") in ungroupable for t in types)
 
     def _levels(self) -> list[dict[str, Any]]:
         return [{"column": h.attribute, "coded": h.coded_table, "level": level}

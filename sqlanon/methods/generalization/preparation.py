@@ -38,6 +38,25 @@ class PreparedData:
     ctx: MetricContext
     #: The search's information-loss metric (``search.metric``), resolved once.
     metric: type[InformationLossMetric]
+    #: The source grouped on every column the run reads (``group_source_rows.sql.j2``), where the engine groups
+    #: before joining lookups: the frequency set and the release's kinds read it instead of the source.
+    grouped: GroupedRows | None = None
+
+
+@dataclass(frozen=True)
+class GroupedRows:
+    table: str
+    #: The column of how many source rows each of its rows stands for.
+    counted: str
+
+
+def groupable(adapter: EngineAdapter, source: tuple[str, ...], copied: list[str]) -> bool:
+    """Whether the copied columns can be grouped (``EngineAdapter.UNGROUPABLE_TYPES``)."""
+    ungroupable = adapter.UNGROUPABLE_TYPES
+    if not copied or not ungroupable:
+        return True
+    types = column_types(adapter, source, copied)
+    return not any(t.removesuffix("[]") in ungroupable for t in types)
 
 
 class Preparation:
@@ -104,8 +123,10 @@ class Preparation:
             self.temporary.append(codes_table)
         slice_check = None if judged else self._slice_check(considered, metric)
         with self.adapter.aggregate_settings():
+            grouped = self._grouped_rows(source, columns)
             fset = FrequencySet.build(
-                self.adapter, table=fs_table, source=source, hierarchies=hierarchies, basic=basic,
+                self.adapter, table=fs_table, source=(grouped.table,) if grouped else source,
+                hierarchies=hierarchies, basic=basic, counted=grouped.counted if grouped else None,
                 sensitive=sensitive, population=population, codes_table=codes_table,
                 count_distinct=metric.reads_distinct_codes,
                 slice_check=slice_check, rollup_tables=[] if judged else self._rollup_tables(),
@@ -135,7 +156,26 @@ class Preparation:
             ),
             whd_weights=(cfg.search.whd.weights, cfg.search.whd.beta),
         )
-        return PreparedData(source, shown, columns, total, removed, hierarchies, fset, lattice, ctx, metric)
+        return PreparedData(source, shown, columns, total, removed, hierarchies, fset, lattice, ctx, metric, grouped)
+
+    def _grouped_rows(self, source: tuple[str, ...], columns: list[str]) -> GroupedRows | None:
+        """The source grouped once on the columns the run reads and releases, where the engine groups before
+        joining lookups (``GROUPS_BEFORE_LOOKUPS``: PostgreSQL), so that the frequency set's build and the release
+        do not group every row each; None elsewhere, or where a released column cannot be grouped
+        (``EngineAdapter.UNGROUPABLE_TYPES``: that release sorts every row instead)."""
+        if not self.adapter.GROUPS_BEFORE_LOOKUPS:
+            return None
+        read = [c["name"] for c in self.config.released_columns(columns)]
+        if not groupable(self.adapter, source, [c for c in read if c not in self.config.quasi_identifiers]):
+            return None
+        read += [c for c in self.config.sensitive_with_models if c not in read]
+        counted = "sqlanon_rows"
+        while counted in columns:  # a name of none of the source's columns
+            counted += "_"
+        table = f"{self.prefix}gr"
+        self.temporary.append(table)
+        self.adapter.run("group_source_rows.sql.j2", table=table, source=source, columns=read, counted=counted)
+        return GroupedRows(table, counted)
 
     def _slice_check(self, considered: int, metric: type[InformationLossMetric]) -> tuple[int, int] | None:
         """(k, limit) where feasibility checks may be sliced (``slicing.py``): k-anonymity checks that count

@@ -41,7 +41,7 @@ def attributes(
                                limit=EXAMPLES + 1)
         # Every hierarchy has a NULL row (extended match), but "NULL -> NULL" only says something about a column
         # that holds NULLs: asked of the source only then (one count; basic match removed them all).
-        if any(v is None for v, _ in examples) and (basic or not _has_nulls(adapter, data.source, h.attribute)):
+        if any(v is None for v, _ in examples) and (basic or not _has_nulls(adapter, data, h.attribute)):
             examples = [(v, g) for v, g in examples if v is not None]
         examples = examples[:EXAMPLES]
         out.append(
@@ -58,8 +58,9 @@ def attributes(
     return out
 
 
-def _has_nulls(adapter: EngineAdapter, source: tuple[str, ...], column: str) -> bool:
-    """Whether the source has a NULL in ``column``."""
+def _has_nulls(adapter: EngineAdapter, data: PreparedData, column: str) -> bool:
+    """Whether the source has a NULL in ``column`` (asked of its grouped rows where there are: fewer to read)."""
+    source = (data.grouped.table,) if data.grouped else data.source
     return int(adapter.run("count_rows.sql.j2", source=source, qis=[column], nulls=True)[0][1]) > 0
 
 

@@ -5,7 +5,8 @@
 -- (a large share of a node query on a wide frequency set): cnt comes first, then the codes level by level,
 -- so that nodes at low levels stop early, and the Loss weights, which fewer queries read, come last.
 -- context: table (new temp table), source, qis [{column, coded, height}], sensitive [{column, domain}],
---          basic (drop rows with NULL QIs)
+--          basic (drop rows with NULL QIs), counted (where the source is grouped already, group_source_rows.sql.j2:
+--          its count column, summed; else none and rows are counted)
 -- columns: cnt, q{i}_{j} (code of QI i at level j), s{j} (sensitive value code), w{i}_{j} (Loss weight of the
 --          row's cnt records at level j: multiplied here once, not in every node query)
 CREATE TEMPORARY TABLE "sqlanon_0a1b2c3d_fs" AS

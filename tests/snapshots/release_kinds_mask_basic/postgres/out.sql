@@ -7,12 +7,13 @@
 -- yet only the kinds are sorted, not every row (benchmarks/README.md). Classes listed in `failing` are left
 -- out, or masked.
 -- context: table (new scratch table), source, columns [{name, qi_index or none}], qis [{column, coded, level}],
---          failing (temp table of failing class keys), mask (bool), basic (bool), salt (int: shuffle_key)
+--          failing (temp table of failing class keys), mask (bool), basic (bool), salt (int: shuffle_key),
+--          counted (where the source is grouped already, group_source_rows.sql.j2: its count column; else none)
 -- columns: o{i} (copied column i), q{j} (label of quasi-identifier j), n
 CREATE TEMPORARY TABLE "sqlanon_0a1b2c3d_kinds" AS
 WITH source_rows AS (
   -- the rows read once; where the engine's joins cost more than grouping (GROUPS_BEFORE_LOOKUPS), grouped on
-  -- their own values, as the frequency set's build does, so that the lookups are joined to combinations
+  -- their own values, so that the lookups are joined to combinations (by the preparation already: counted)
   SELECT
     src."age" AS c0,
     src."pct%%col" AS c1,
