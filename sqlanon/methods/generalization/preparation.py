@@ -165,10 +165,10 @@ class Preparation:
         (``EngineAdapter.UNGROUPABLE_TYPES``: that release sorts every row instead)."""
         if not self.adapter.GROUPS_BEFORE_LOOKUPS:
             return None
+        # The released columns hold every column the frequency set reads: sensitive attributes are released.
         read = [c["name"] for c in self.config.released_columns(columns)]
         if not groupable(self.adapter, source, [c for c in read if c not in self.config.quasi_identifiers]):
             return None
-        read += [c for c in self.config.sensitive_with_models if c not in read]
         counted = "sqlanon_rows"
         while counted in columns:  # a name of none of the source's columns
             counted += "_"
