@@ -175,7 +175,7 @@ def test_survey_table_3_with_kaca_generalizes_every_birthday(engine: Engine) -> 
 
 def _keep_ids(cfg: Any, suppression_limit: float | None = None) -> Any:
     """The config with the row id released (insensitive), so that the written rows match their source rows."""
-    data = cfg.model_dump(mode="json", exclude_none=True)
+    data = cfg.model_dump(exclude_none=True)  # Python mode: JSON would write a NULL row as "None"
     data["attributes"]["id"] = {"role": "insensitive"}
     if suppression_limit is not None:
         data["privacy"]["suppression_limit"] = suppression_limit
