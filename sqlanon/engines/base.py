@@ -277,9 +277,10 @@ class EngineAdapter:
         ``close`` (none here)."""
 
     @contextmanager
-    def aggregate_settings(self) -> Iterator[None]:
+    def aggregate_settings(self, few_groups: bool = False) -> Iterator[None]:
         """Session settings for aggregates of whole tables (building the frequency set and its copies,
-        verifying a written table, checking a published one), restored afterwards (none here)."""
+        verifying a written table, checking a published one), restored afterwards (none here).
+        ``few_groups``: the statement groups many rows into few groups (a release's classes)."""
         yield
 
     # -- catalog -------------------------------------------------------------------------------

@@ -41,44 +41,54 @@ def test_postgres_session_settings_unless_the_url_says(engine) -> None:
 
 
 @ON_POSTGRES
-def test_postgres_verification_aggregates_with_more_work_mem(
+def test_postgres_verification_aggregates_with_more_work_mem_and_in_parallel(
     both: Engine, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The written table's verification (one aggregate over all its rows) runs with work_mem 64 MB, so that
-    PostgreSQL hashes its classes instead of sorting them on disk, and the session's value comes back after
-    it; a work_mem in the URL is left alone."""
+    """The written table's verification (one aggregate over all its rows into its few classes) runs with
+    work_mem 64 MB, so that PostgreSQL hashes its classes instead of sorting them on disk, and with a cheaper
+    parallel_tuple_cost, so that it aggregates in parallel workers; the session's values come back after it;
+    a setting in the URL is left alone, each on its own."""
     from urllib.parse import quote
 
     from sqlanon import run as api  # the run lifecycle calls the verifier
-    from sqlanon.engines.postgres import AGGREGATE_WORK_MEM, PostgresAdapter
+    from sqlanon.engines.postgres import AGGREGATE_WORK_MEM, FEW_GROUPS_PARALLEL_TUPLE_COST, PostgresAdapter
 
     seen: list[str] = []
     original_run, original_verify = PostgresAdapter.run, api.verify_output
 
+    def settings(adapter) -> str:
+        query = "SELECT current_setting('work_mem') || ' ' || current_setting('parallel_tuple_cost')"
+        return adapter.execute(query)[0][0]
+
     def run(self, template, **context):
         if template == "verify_output.sql.j2":
-            seen.append(self.execute("SELECT current_setting('work_mem')")[0][0])
+            seen.append(settings(self))
         return original_run(self, template, **context)
 
     def verify(adapter, **kwargs):
-        seen.append(adapter.execute("SELECT current_setting('work_mem')")[0][0])
+        seen.append(settings(adapter))
         try:
             return original_verify(adapter, **kwargs)
         finally:
-            seen.append(adapter.execute("SELECT current_setting('work_mem')")[0][0])
+            seen.append(settings(adapter))
 
     monkeypatch.setattr(PostgresAdapter, "run", run)
     monkeypatch.setattr(api, "verify_output", verify)
     result = invoke("anonymize", config_file(tmp_path, base_config(both.url)))
     assert result.exit_code == 0, result.output
-    assert seen[1] == AGGREGATE_WORK_MEM and seen[0] == seen[2] != AGGREGATE_WORK_MEM, seen
-    seen.clear()
-    url = both.url + ("&" if "?" in both.url else "?") + "options=" + quote("-c work_mem=5MB")
-    data = base_config(url)
-    data["output"]["if_exists"] = "replace"
-    result = invoke("anonymize", config_file(tmp_path, data, "url.yaml"))
-    assert result.exit_code == 0, result.output
-    assert seen == ["5MB", "5MB", "5MB"]
+    inside = f"{AGGREGATE_WORK_MEM} {FEW_GROUPS_PARALLEL_TUPLE_COST}"
+    assert seen[1] == inside and seen[0] == seen[2] and set(seen[0].split()).isdisjoint(inside.split()), seen
+    for options, expected in (("-c work_mem=5MB", f"5MB {FEW_GROUPS_PARALLEL_TUPLE_COST}"),
+                              ("-c parallel_tuple_cost=0.2", f"{AGGREGATE_WORK_MEM} 0.2")):
+        seen.clear()
+        url = both.url + ("&" if "?" in both.url else "?") + "options=" + quote(options)
+        data = base_config(url)
+        data["output"]["if_exists"] = "replace"
+        result = invoke("anonymize", config_file(tmp_path, data, "url.yaml"))
+        assert result.exit_code == 0, result.output
+        before = seen[0]
+        assert seen[1] == expected and seen[2] == before != expected, (options, seen)
+
 
 
 def test_duckdb_node_queries_run_without_compressed_materialization(
@@ -282,7 +292,7 @@ def test_postgres_frequency_set_builds_with_more_work_mem(
 ) -> None:
     """The frequency set and its copies (whole-table aggregates and a sort into parts) are built with work_mem
     64 MB, so that they do not spill to disk; the node queries of the search run with the session's value."""
-    from sqlanon.engines.postgres import AGGREGATE_WORK_MEM, PostgresAdapter
+    from sqlanon.engines.postgres import AGGREGATE_WORK_MEM, FEW_GROUPS_PARALLEL_TUPLE_COST, PostgresAdapter
     from sqlanon.evaluation.evaluator import NodeEvaluator
 
     seen: dict[str, set[str]] = {}
@@ -291,6 +301,8 @@ def test_postgres_frequency_set_builds_with_more_work_mem(
     def run(self, template, **context):
         if template in ("count_rows.sql.j2", "build_frequency_set.sql.j2", "summarize_frequency_set.sql.j2"):
             seen.setdefault(template, set()).add(self.execute("SELECT current_setting('work_mem')")[0][0])
+            # Not the parallel plans of the verification: these groups may be as many as the rows.
+            seen.setdefault("parallel", set()).add(self.execute("SELECT current_setting('parallel_tuple_cost')")[0][0])
         return original_run(self, template, **context)
 
     def node(self, node, weights):
@@ -304,3 +316,4 @@ def test_postgres_frequency_set_builds_with_more_work_mem(
     default = seen["count_rows.sql.j2"]
     assert seen["build_frequency_set.sql.j2"] == seen["summarize_frequency_set.sql.j2"] == {AGGREGATE_WORK_MEM}
     assert seen["node"] == default != {AGGREGATE_WORK_MEM}, seen
+    assert len(seen["parallel"]) == 1 and FEW_GROUPS_PARALLEL_TUPLE_COST not in seen["parallel"], seen
