@@ -43,12 +43,14 @@ SESSION_SETTINGS = {
 #: (``aggregate_settings``).
 AGGREGATE_WORK_MEM = "64MB"
 
-#: parallel_tuple_cost (default 0.1) for an aggregate of many rows into few groups (``aggregate_settings``
-#: with ``few_groups``): the planner, which guesses a written table's classes at up to a million, then runs
-#: a partial aggregate in each worker, a written 10 M-row release's verification in 3.8 s against 7.3 s
-#: serial (benchmarks/README.md). Not for a grouping with groups near the rows (the source's grouped rows):
-#: the partial aggregates then pass on most rows, and it was slower (14.7 s against 12.4 s).
-FEW_GROUPS_PARALLEL_TUPLE_COST = "0.01"
+#: Settings for an aggregate of many rows into few groups (``aggregate_settings`` with ``few_groups``), a
+#: release's classes. The planner guesses a freshly written table's classes at millions (57,379 of 9.7 M rows
+#: at 10 M, guessed 351,520; benchmarks/README.md). With ``parallel_tuple_cost`` 0.01 (default 0.1) it runs a
+#: partial aggregate in each worker: the verification of a 10 M-row release in 3.8 s against 7.3 s serial.
+#: Without sorts it hashes: at 100 M rows it otherwise sorted every row to group them. Not for a grouping
+#: whose groups are near its rows (the source's grouped rows): the partial aggregates then pass on most rows,
+#: and it was slower (14.7 s against 12.4 s).
+FEW_GROUPS_SETTINGS = {"parallel_tuple_cost": "0.01", "enable_sort": "off"}
 
 
 class PostgresAdapter(EngineAdapter):
@@ -155,11 +157,11 @@ class PostgresAdapter(EngineAdapter):
         """``work_mem`` 64 MB for the statements: with 4 MB (the default) the planner sorts the classes of a
         freshly written, unanalyzed table on disk where a hash table fits, in the verification and in the
         frequency set's build and copies (CUP's code table sorted into parts, FARS's rolled-up tables). Not for
-        the whole session: the write-back's shuffle was no faster with it. ``few_groups``: a cheaper
-        ``parallel_tuple_cost`` too (``FEW_GROUPS_PARALLEL_TUPLE_COST``). A setting in the URL wins."""
+        the whole session: the write-back's shuffle was no faster with it. ``few_groups``: parallel workers
+        and hashing too (``FEW_GROUPS_SETTINGS``). A setting in the URL wins."""
         wanted = {"work_mem": AGGREGATE_WORK_MEM}
         if few_groups:
-            wanted["parallel_tuple_cost"] = FEW_GROUPS_PARALLEL_TUPLE_COST
+            wanted.update(FEW_GROUPS_SETTINGS)
         wanted = {name: value for name, value in wanted.items() if not self._url_sets(name)}
         before = {name: self._execute("SELECT current_setting(%s)", [name])[0][0] for name in wanted}
         for name, value in wanted.items():

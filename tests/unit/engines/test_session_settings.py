@@ -45,19 +45,20 @@ def test_postgres_verification_aggregates_with_more_work_mem_and_in_parallel(
     both: Engine, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The written table's verification (one aggregate over all its rows into its few classes) runs with
-    work_mem 64 MB, so that PostgreSQL hashes its classes instead of sorting them on disk, and with a cheaper
-    parallel_tuple_cost, so that it aggregates in parallel workers; the session's values come back after it;
-    a setting in the URL is left alone, each on its own."""
+    work_mem 64 MB and without sorts, so that PostgreSQL hashes its classes instead of sorting every row on
+    disk, and with a cheaper parallel_tuple_cost, so that it aggregates in parallel workers; the session's
+    values come back after it; a setting in the URL is left alone, each on its own."""
     from urllib.parse import quote
 
     from sqlanon import run as api  # the run lifecycle calls the verifier
-    from sqlanon.engines.postgres import AGGREGATE_WORK_MEM, FEW_GROUPS_PARALLEL_TUPLE_COST, PostgresAdapter
+    from sqlanon.engines.postgres import AGGREGATE_WORK_MEM, FEW_GROUPS_SETTINGS, PostgresAdapter
 
     seen: list[str] = []
     original_run, original_verify = PostgresAdapter.run, api.verify_output
 
     def settings(adapter) -> str:
-        query = "SELECT current_setting('work_mem') || ' ' || current_setting('parallel_tuple_cost')"
+        query = ("SELECT current_setting('work_mem') || ' ' || current_setting('parallel_tuple_cost') || ' ' || "
+                 "current_setting('enable_sort')")
         return adapter.execute(query)[0][0]
 
     def run(self, template, **context):
@@ -76,10 +77,11 @@ def test_postgres_verification_aggregates_with_more_work_mem_and_in_parallel(
     monkeypatch.setattr(api, "verify_output", verify)
     result = invoke("anonymize", config_file(tmp_path, base_config(both.url)))
     assert result.exit_code == 0, result.output
-    inside = f"{AGGREGATE_WORK_MEM} {FEW_GROUPS_PARALLEL_TUPLE_COST}"
+    cost, sort = FEW_GROUPS_SETTINGS["parallel_tuple_cost"], FEW_GROUPS_SETTINGS["enable_sort"]
+    inside = f"{AGGREGATE_WORK_MEM} {cost} {sort}"
     assert seen[1] == inside and seen[0] == seen[2] and set(seen[0].split()).isdisjoint(inside.split()), seen
-    for options, expected in (("-c work_mem=5MB", f"5MB {FEW_GROUPS_PARALLEL_TUPLE_COST}"),
-                              ("-c parallel_tuple_cost=0.2", f"{AGGREGATE_WORK_MEM} 0.2")):
+    for options, expected in (("-c work_mem=5MB", f"5MB {cost} {sort}"),
+                              ("-c parallel_tuple_cost=0.2 -c enable_sort=on", f"{AGGREGATE_WORK_MEM} 0.2 on")):
         seen.clear()
         url = both.url + ("&" if "?" in both.url else "?") + "options=" + quote(options)
         data = base_config(url)
@@ -287,12 +289,45 @@ def test_duckdb_runs_over_one_row_group_of_source_on_one_thread(
 
 
 @ON_POSTGRES
+def test_postgres_check_measures_a_published_table_as_the_verification_does(
+    both: Engine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``sqlanon check`` groups a published table into its classes with the verification's settings (hashing,
+    parallel workers), and restores the session's afterwards."""
+    from sqlanon import audit
+    from sqlanon.engines.postgres import AGGREGATE_WORK_MEM, FEW_GROUPS_SETTINGS, PostgresAdapter
+
+    seen: list[tuple[str, str]] = []
+    original_run, original_measure = PostgresAdapter.run, audit.measure_classes
+    query = ("SELECT current_setting('work_mem') || ' ' || current_setting('parallel_tuple_cost') || ' ' || "
+             "current_setting('enable_sort')")
+
+    def run(self, template, **context):
+        seen.append((template, self.execute(query)[0][0]))
+        return original_run(self, template, **context)
+
+    def measured(adapter, *args):
+        try:
+            return original_measure(adapter, *args)
+        finally:
+            seen.append(("after", adapter.execute(query)[0][0]))
+
+    monkeypatch.setattr(PostgresAdapter, "run", run)
+    monkeypatch.setattr(audit, "measure_classes", measured)
+    result = invoke("check", "--db", both.url, "--table", "t", "--qi", "sex,code", "--k", "2")
+    assert result.exit_code in (0, 1), result.output
+    inside = f"{AGGREGATE_WORK_MEM} {FEW_GROUPS_SETTINGS['parallel_tuple_cost']} {FEW_GROUPS_SETTINGS['enable_sort']}"
+    at = [template for template, _ in seen].index("check_table.sql.j2")
+    assert seen[at][1] == inside and seen[at + 1] == ("after", seen[0][1]) and seen[0][1] != inside, seen
+
+
+@ON_POSTGRES
 def test_postgres_frequency_set_builds_with_more_work_mem(
     both: Engine, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The frequency set and its copies (whole-table aggregates and a sort into parts) are built with work_mem
     64 MB, so that they do not spill to disk; the node queries of the search run with the session's value."""
-    from sqlanon.engines.postgres import AGGREGATE_WORK_MEM, FEW_GROUPS_PARALLEL_TUPLE_COST, PostgresAdapter
+    from sqlanon.engines.postgres import AGGREGATE_WORK_MEM, PostgresAdapter
     from sqlanon.evaluation.evaluator import NodeEvaluator
 
     seen: dict[str, set[str]] = {}
@@ -302,7 +337,8 @@ def test_postgres_frequency_set_builds_with_more_work_mem(
         if template in ("count_rows.sql.j2", "build_frequency_set.sql.j2", "summarize_frequency_set.sql.j2"):
             seen.setdefault(template, set()).add(self.execute("SELECT current_setting('work_mem')")[0][0])
             # Not the parallel plans of the verification: these groups may be as many as the rows.
-            seen.setdefault("parallel", set()).add(self.execute("SELECT current_setting('parallel_tuple_cost')")[0][0])
+            query = "SELECT current_setting('parallel_tuple_cost') || ' ' || current_setting('enable_sort')"
+            seen.setdefault("planner", set()).add(self.execute(query)[0][0])
         return original_run(self, template, **context)
 
     def node(self, node, weights):
@@ -316,4 +352,4 @@ def test_postgres_frequency_set_builds_with_more_work_mem(
     default = seen["count_rows.sql.j2"]
     assert seen["build_frequency_set.sql.j2"] == seen["summarize_frequency_set.sql.j2"] == {AGGREGATE_WORK_MEM}
     assert seen["node"] == default != {AGGREGATE_WORK_MEM}, seen
-    assert len(seen["parallel"]) == 1 and FEW_GROUPS_PARALLEL_TUPLE_COST not in seen["parallel"], seen
+    assert len(seen["planner"]) == 1 and "0.01 off" not in seen["planner"], seen
