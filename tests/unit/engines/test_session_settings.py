@@ -92,7 +92,6 @@ def test_postgres_verification_aggregates_with_more_work_mem_and_in_parallel(
         assert seen[1] == expected and seen[2] == before != expected, (options, seen)
 
 
-
 def test_duckdb_node_queries_run_without_compressed_materialization(
     db: Engine, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
