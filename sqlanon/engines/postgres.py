@@ -163,17 +163,24 @@ class PostgresAdapter(EngineAdapter):
         if few_groups:
             wanted.update(FEW_GROUPS_SETTINGS)
         wanted = {name: value for name, value in wanted.items() if not self._url_sets(name)}
-        before = {name: self._execute("SELECT current_setting(%s)", [name])[0][0] for name in wanted}
-        for name, value in wanted.items():
-            self._execute("SELECT set_config(%s, %s, false)", [name, value])
+        if not wanted:
+            yield
+            return
+        reads = ", ".join("current_setting(%s)" for _ in wanted)
+        before = dict(zip(wanted, self._execute(f"SELECT {reads}", list(wanted))[0], strict=True))
+        self._set_configs(wanted)
         try:
             yield
         finally:
             try:
-                for name, value in before.items():
-                    self._execute("SELECT set_config(%s, %s, false)", [name, value])
+                self._set_configs(before)
             except Exception:  # noqa: BLE001 - the connection may be gone; the statement's own error is reported
                 pass
+
+    def _set_configs(self, values: dict[str, str]) -> None:
+        """Session settings in one statement (one round trip however many)."""
+        sets = ", ".join("set_config(%s, %s, false)" for _ in values)
+        self._execute(f"SELECT {sets}", [part for item in values.items() for part in item])
 
     def _scrub(self, exc: BaseException) -> str:
         from sqlalchemy.engine import make_url
