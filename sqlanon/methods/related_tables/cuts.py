@@ -22,6 +22,10 @@ if TYPE_CHECKING:
 #: The most violating relations one round of FixStructure reads (``CutEvaluator._round``).
 RULES_PER_ROUND = 1000
 
+#: The most paths a record may have for the changed-records check to mark the paths each label is on as the bits
+#: of a BIGINT (``create_tree_labels.sql.j2``'s ``path_bits``); beyond them it looks labels up in arrays.
+PATH_BITS = 63
+
 
 @dataclass(frozen=True)
 class Evaluation:
@@ -213,11 +217,12 @@ class CutEvaluator:
         adapter.run(T + "select_label_holders.sql.j2", table=holders, items=self.items, node=node)
         adapter.run(T + "project_paths.sql.j2", table=paths, paths=self.forest.paths, map=self.map, depth=depth,
                     only=holders)
+        path_bits = self.forest.max_paths <= PATH_BITS
         adapter.run(T + "create_tree_labels.sql.j2", table=items, paths=paths, depth=depth, fresh=node,
-                    dgh=self.forest.dgh)
+                    dgh=self.forest.dgh, path_bits=path_bits)
         # One size at a time, smallest first: a violation is mostly found among pairs, at a fraction of the cost.
         return any(adapter.run(T + "find_fresh_violation.sql.j2", items=items, k=self.k, masks=self.masks,
-                               size=size) for size in range(2, self.m + 1))
+                               size=size, path_bits=path_bits) for size in range(2, self.m + 1))
 
     def evaluate(self, expanded: frozenset[int], check_values: bool,
                  parent: Evaluation | None = None) -> Evaluation | None:

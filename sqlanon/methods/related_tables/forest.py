@@ -56,6 +56,8 @@ class Forest:
     domain: list[int] = field(default_factory=list)
     #: The longest path's nodes (the deepest chain's classes).
     depth: int = 1
+    #: The most paths one record has (projecting through a cut never adds any).
+    max_paths: int = 0
 
     #: Labels of value nodes looked up for messages (``describe_values``).
     value_labels: dict[int, str] = field(default_factory=dict)
@@ -129,8 +131,8 @@ def build_forest(session: Session, cfg: RelatedTablesConfig) -> Forest:
     forest.domain = [0] * len(classes)
     for cls, width in adapter.run(T + "count_values.sql.j2", dgh=dgh):
         forest.domain[int(cls)] = int(width)
-    roots, records = adapter.run(T + "count_records.sql.j2", root=chain_tables[0]["table"], paths=paths)[0]
-    forest.roots, forest.records = int(roots), int(records)
+    roots, records, max_paths = adapter.run(T + "count_records.sql.j2", root=chain_tables[0]["table"], paths=paths)[0]
+    forest.roots, forest.records, forest.max_paths = int(roots), int(records), int(max_paths or 0)
     # The chains, class values and hierarchies' tables are read only to build the forest: dropped now, they do
     # not hold memory through the search (on TPC-H at scale factor 1 a third of what the tables take).
     kept = {dgh, ancestors, paths, leaf_items}

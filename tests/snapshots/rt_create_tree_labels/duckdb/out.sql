@@ -4,9 +4,13 @@
 -- more than the trees), and whether it is one of the new labels of a specialization at `fresh`. A path's
 -- positions i < j give the relation path[i] ~> path[j] (read by position, as create_relations.sql.j2 does); a
 -- label below another on several paths is listed as often, which a lookup does not mind.
+-- With `path_bits` (no record has more than 63 paths), a label carries instead the paths of its tree it is on,
+-- as the bits of a BIGINT (`on_paths`): two labels are related exactly when they share a path (each position of
+-- a path is another class), a bitwise AND where a lookup costs an array search; find_fresh_violation.sql.j2
+-- reads them. Any numbering of a record's paths will do (Spark's row_number wants an order).
 -- context: table (new), paths, depth (the longest path's nodes), fresh (none, or the node a specialization
---          replaced: its children are new), dgh (with fresh)
--- columns: rid, item, fresh, below
+--          replaced: its children are new), dgh (with fresh), path_bits (optional)
+-- columns: rid, item, fresh, below (or on_paths with path_bits)
 CREATE TEMPORARY TABLE "sqlanon_0a1b2c3d_rtitems" AS
 SELECT l.rid, l.item,
        FALSE AS fresh,

@@ -8,7 +8,11 @@
 -- the classes: an ancestor has the lower id). Records are first counted per (X, relations present): many hold
 -- the same, and only then is each count spread over the relation sets R it contains.
 -- FixStructure's own check is structure_check.sql.j2.
--- context: items (rid, item, fresh, below), k, masks ({size: [masks of 1..n bits]}), size
+-- With `path_bits`, two labels are related when their records' paths they are on intersect (`on_paths`, see
+-- create_tree_labels.sql.j2): a bitwise AND per pair instead of an array search (size 3 at TPC-H scale factor
+-- 0.1: benchmarks/README.md).
+-- context: items (rid, item, fresh, below or on_paths), k, masks ({size: [masks of 1..n bits]}), size,
+--          path_bits (optional)
 -- returns: one row when some combination violates, else none
 SELECT 1
 FROM (

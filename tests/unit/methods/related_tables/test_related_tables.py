@@ -346,10 +346,17 @@ def test_the_path_table_gives_the_trees_back(engine: Engine, data: Data, k: int,
 
 
 
-def _fresh_checks(engine: Engine, data: Data, k: int, m: int, n: int, strategy: str, monkeypatch) -> list[bool]:
+def _fresh_checks(engine: Engine, data: Data, k: int, m: int, n: int, strategy: str, monkeypatch,
+                  path_bits: bool = True) -> list[bool]:
     """Run a search with every ``CutEvaluator.fresh_violation`` answer compared with the oracle's on the whole
-    specialized forest (its value check passed, so a violation there is structural); the answers given."""
+    specialized forest (its value check passed, so a violation there is structural); the answers given.
+    ``path_bits``: labels related by the paths they share (the default below 64 paths a record), else by
+    looking them up in arrays."""
+    from sqlanon.methods.related_tables import cuts
     from sqlanon.methods.related_tables.cuts import CutEvaluator
+
+    if not path_bits:
+        monkeypatch.setattr(cuts, "PATH_BITS", 0)
 
     source = source_trees(used_data(data))
     answers: list[bool] = []
@@ -378,13 +385,15 @@ def _fresh_checks(engine: Engine, data: Data, k: int, m: int, n: int, strategy: 
 
 @settings(max_examples=8, **SETTINGS)
 @given(data=forests(), k=st.integers(2, 4), m=st.integers(2, 3), n=st.integers(1, 2),
-       strategy=st.sampled_from(["greedy_cut", "only_cuts"]))
+       strategy=st.sampled_from(["greedy_cut", "only_cuts"]), path_bits=st.booleans())
 def test_the_structure_check_of_a_specialization_on_its_changed_records(engine: Engine, data: Data, k: int, m: int,
-                                                                        n: int, strategy: str, monkeypatch) -> None:
+                                                                        n: int, strategy: str, path_bits: bool,
+                                                                        monkeypatch) -> None:
     """A specialization of a cut that needed no disassociation is checked for structural violations on the
-    records it changes alone (``CutEvaluator.fresh_violation``): each answer is the oracle's on the whole forest."""
+    records it changes alone (``CutEvaluator.fresh_violation``): each answer is the oracle's on the whole forest,
+    with labels related by the paths they share and by array lookups."""
     assume(k <= len(data.cust))
-    _fresh_checks(engine, data, k, m, n, strategy, monkeypatch)
+    _fresh_checks(engine, data, k, m, n, strategy, monkeypatch, path_bits)
 
 
 def test_a_specialization_that_breaks_the_structure_is_seen_on_its_changed_records(engine: Engine,
@@ -397,5 +406,21 @@ def test_a_specialization_that_breaks_the_structure_is_seen_on_its_changed_recor
     items = [(o, o, kind) for o, kind in enumerate(["x", "y", "y", "x"] * 2)]
     data = Data(cust, ords, items, None, None)
     for strategy in ("only_cuts", "greedy_cut"):
-        answers = _fresh_checks(engine, data, 3, 2, 1, strategy, monkeypatch)
-        assert True in answers and False in answers, (strategy, answers)
+        for path_bits in (True, False):
+            answers = _fresh_checks(engine, data, 3, 2, 1, strategy, monkeypatch, path_bits)
+            assert True in answers and False in answers, (strategy, path_bits, answers)
+
+
+def test_labels_on_different_paths_of_a_record_are_not_related(engine: Engine, monkeypatch) -> None:
+    """A record whose order d3 holds item z and whose order d1 does not has D12 and z, unrelated: two records
+    with one order d1 -> z, one with d1 -> x and d3 -> z, one with d1 -> x, z and d3 -> z (k = 2, m = 2, n = 1).
+    Under D12/D34 and Z every relation has two records or more, while D12 and Z unrelated are held by one:
+    a check that took "on different paths" for "related" (or missed a shared path) would see a violation."""
+    data = Data([(c, "a1") for c in range(4)],
+                [(0, 0, "d1"), (1, 1, "d1"), (2, 2, "d1"), (3, 2, "d3"), (4, 3, "d1"), (5, 3, "d3")],
+                [(0, 0, "z"), (1, 1, "z"), (2, 2, "x"), (3, 3, "z"), (4, 4, "x"), (5, 4, "z"), (6, 5, "z")],
+                None, None)
+    for strategy in ("only_cuts", "greedy_cut"):
+        for path_bits in (True, False):
+            answers = _fresh_checks(engine, data, 2, 2, 1, strategy, monkeypatch, path_bits)
+            assert False in answers, (strategy, path_bits, answers)
