@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 import sqlanon
 from sqlanon.config import parse_config
 from sqlanon.errors import NoSolutionError
+from sqlanon.methods.related_tables.cuts import PATH_BITS
 from tests import oracle_related as oracle
 from tests.helpers import Engine
 from tests.strategies import SETTINGS
@@ -355,8 +356,8 @@ def _fresh_checks(engine: Engine, data: Data, k: int, m: int, n: int, strategy: 
     from sqlanon.methods.related_tables import cuts
     from sqlanon.methods.related_tables.cuts import CutEvaluator
 
-    if not path_bits:
-        monkeypatch.setattr(cuts, "PATH_BITS", 0)
+    # Set either way: a test's monkeypatch lasts through its loops and hypothesis examples.
+    monkeypatch.setattr(cuts, "PATH_BITS", PATH_BITS if path_bits else 0)
 
     source = source_trees(used_data(data))
     answers: list[bool] = []
