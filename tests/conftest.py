@@ -62,6 +62,9 @@ def spark_session() -> Iterator[object]:
     # The tests' tables hold tens of rows and every statement is planned anew: adaptive re-planning, whole-stage
     # code generation (a Java compile per statement) and a second shuffle partition only cost time there
     # (9 `test_apply` tests: 489 s with them, 363 s without). 2 GB: with 1 GB the old generation filled up.
+    # 1 MB memory pages: every sort and hash aggregate of a running task holds at least one page, and at the size
+    # Spark derives from 2 GB (32 MB) a search over 24 columns held 1.8 GB of them (after a full GC) and the next
+    # broadcast failed for memory; with 1 MB pages it stays under 70 MB.
     spark = (SparkSession.builder.master("local[2]").appName("sqlanon-tests")
              .config("spark.driver.memory", "2g")
              .config("spark.sql.warehouse.dir", str(warehouse))
@@ -70,6 +73,7 @@ def spark_session() -> Iterator[object]:
              .config("spark.sql.codegen.wholeStage", "false")
              .config("spark.ui.enabled", "false").config("spark.ui.showConsoleProgress", "false")
              .config("spark.sql.session.timeZone", "UTC")
+             .config("spark.buffer.pageSize", "1m")
              .getOrCreate())
     spark.sparkContext.setLogLevel("OFF")
     try:

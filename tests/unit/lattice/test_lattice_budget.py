@@ -41,7 +41,9 @@ def test_a_huge_lattice_is_refused_quickly_and_without_memory(wide: Engine, tmp_
     started = time.perf_counter()
     result = invoke("anonymize", path)
     assert result.exit_code == 2, result.output
-    assert time.perf_counter() - started < 60
+    # A search begun on 2.8e14 nodes would not end for days; the refusal loads the 24 hierarchies first, which
+    # takes Spark about a minute on a busy machine.
+    assert time.perf_counter() - started < 300
     grown_mb = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) / 1024
     assert grown_mb < 500, f"the refusal itself grew the process by {grown_mb:.0f} MB"
     for fragment in (str(path), "search: the lattice has 281,474,976,710,656 nodes", "search.max_lattice_nodes",
