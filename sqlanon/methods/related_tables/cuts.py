@@ -76,18 +76,30 @@ class CutEvaluator:
         self.check_tables = [scratch("rheld"), scratch("rviol"), scratch("rdelta"), scratch("raffected")]
         self.best = scratch("rbest")
         self.current: str | None = None
-        #: The cut whose labels ``self.items`` holds.
+        #: The cut whose labels ``self.items`` holds, and the cut whose map ``self.map`` holds.
         self.items_cut: frozenset[int] | None = None
+        self.map_cut: frozenset[int] | None = None
+        #: |C(u)| of every inner node's level, and the widest level at or below it (``bound``).
+        width: dict[tuple[int, int], int] = {}
+        for node in forest.nodes.values():
+            width[(node.cls, node.lvl)] = width.get((node.cls, node.lvl), 0) + 1
+        self.widest = {g: max([forest.domain[node.cls]] + [width[(node.cls, lvl)] for lvl in range(1, node.lvl + 1)])
+                       for g, node in forest.nodes.items()}
+        self.width = {g: width[(node.cls, node.lvl)] for g, node in forest.nodes.items()}
 
     def _drop(self, *tables: str) -> None:
         self.adapter.drop_tables(list(tables))
 
     def _map(self, expanded: frozenset[int]) -> None:
         """The cut's map of every value to its node in the cut."""
+        if self.map_cut == expanded:
+            return
         forest = self.forest
         self._drop(self.map)
+        self.map_cut = None
         self.adapter.run(T + "create_cut_map.sql.j2", table=self.map, ancestors=forest.ancestors, dgh=forest.dgh,
                          expanded=sorted(expanded))
+        self.map_cut = expanded
 
     def _items(self, expanded: frozenset[int]) -> None:
         """The cut's map and each record's labels under it (what the value checks read)."""
@@ -125,6 +137,16 @@ class CutEvaluator:
             return []
         self._items(expanded)
         return [g for g in nodes if self.value_check(g)]
+
+    def bound(self, expanded: frozenset[int], closed: frozenset[int]) -> float:
+        """A lower bound on the RPD of every cut below ``expanded`` that leaves the nodes ``closed`` as they are
+        (``rpd_bound.sql.j2``): what no specialization of its open nodes, nor any disassociation, can go below."""
+        self._map(expanded)
+        widened = [(g, self.widest[g]) for g in self.forest.cut_nodes(expanded)
+                   if g not in closed and self.widest[g] > self.width[g]]
+        total = self.adapter.run(T + "rpd_bound.sql.j2", paths=self.forest.paths, map=self.map, dgh=self.forest.dgh,
+                                 depth=self.forest.depth, open=widened)[0][0]
+        return float(total or 0.0) / self.forest.records
 
     def fix_structure(self) -> tuple[tuple[int, int], ...] | None:
         """The disassociations that make the projected trees k^(m,n)-anonymous (None: OnlyCutSearch and some were

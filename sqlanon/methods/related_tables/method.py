@@ -92,7 +92,7 @@ class RelatedTablesMethod(AnonymizationMethod):
                 progress(done, 0, None if best is None else best.rpd, time.perf_counter() - started)
 
         self.search = CutSearch(self.evaluator, self.forest.cut_nodes, search.strategy, search.beam,
-                                search.max_cuts, tick)
+                                search.max_cuts, tick, bound=search.bound)
         found = self.search.run()
         if found is None:
             raise NoSolutionError(
@@ -207,6 +207,7 @@ class RelatedTablesMethod(AnonymizationMethod):
                 "strategy": STRATEGIES[cfg.search.strategy],
                 "m": cfg.privacy.m, "n": cfg.privacy.n, "beam": cfg.search.beam,
                 "cuts_evaluated": self.search.evaluated, "cuts_passed": self.search.passed,
+                "subtrees_bounded": self.search.pruned,
                 "search_stopped_early": self.search.stopped_early,
                 "cut": self.cut_shown(),
                 "expanded": [[self.forest.classes[self.forest.nodes[e].cls], self.forest.nodes[e].lvl,
@@ -223,7 +224,8 @@ class RelatedTablesMethod(AnonymizationMethod):
     def report_sections(self, result: Any, table: tuple[str, ...] | None,
                         class_info: dict[str, Any] | None) -> dict[str, Any]:
         return {"related_tables": {key: result.details[key] for key in (
-            "strategy", "m", "n", "beam", "cuts_evaluated", "cuts_passed", "search_stopped_early", "cut",
+            "strategy", "m", "n", "beam", "cuts_evaluated", "cuts_passed", "subtrees_bounded", "search_stopped_early",
+            "cut",
             "disassociations", "records", "root_rows")}}
 
     def validation(self) -> dict[str, Any]:
@@ -241,7 +243,9 @@ class RelatedTablesMethod(AnonymizationMethod):
         m = result.metrics
         lines = [f"  k={result.k}, m={result.m}, n={result.n}, {result.strategy}: {result.cuts_evaluated} cuts "
                  f"evaluated, {result.cuts_passed} passed" + (" (stopped at search.max_cuts)"
-                                                              if result.search_stopped_early else "")]
+                                                              if result.search_stopped_early else "")
+                 + (f"; {result.subtrees_bounded} subtrees skipped by the RPD bound" if result.subtrees_bounded
+                    else "")]
         for name, cut in result.cut.items():
             general = ", ".join(cut["generalized"][:6]) + (" ..." if len(cut["generalized"]) > 6 else "")
             lines.append(f"  {name}: {cut['values_kept']} of {cut['values']} values kept"

@@ -126,6 +126,7 @@ CONFIG_ERRORS: list[Any] = [
                  id="unknown-strategy"),
     pytest.param(lambda c: c["search"].update(beam=0), ["search.beam"], id="beam-0"),
     pytest.param(lambda c: c["search"].update(max_cuts=-1), ["search.max_cuts"], id="max-cuts-negative"),
+    pytest.param(lambda c: c["search"].update(bound="yes"), ["search.bound", "valid boolean"], id="bound-not-a-bool"),
     pytest.param(lambda c: child(c, 0).update(limit=0), ["limit", "greater than or equal to 1"], id="limit-0"),
     pytest.param(lambda c: c["records"].update(colour="red"), ["records.colour", "unknown key"],
                  id="unknown-key-in-records"),

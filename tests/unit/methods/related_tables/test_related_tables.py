@@ -425,3 +425,101 @@ def test_labels_on_different_paths_of_a_record_are_not_related(engine: Engine, m
         for path_bits in (True, False):
             answers = _fresh_checks(engine, data, 2, 2, 1, strategy, monkeypatch, path_bits)
             assert False in answers, (strategy, path_bits, answers)
+
+
+def _bound_checks(engine: Engine, data: Data, k: int, m: int, n: int, strategy: str,
+                  monkeypatch) -> list[tuple[float, float]]:
+    """Run a search with every ``CutEvaluator.bound`` compared with the RPD of every cut below its cut that leaves
+    its closed nodes unexpanded (the test's own projection and RPD, every cut of the hierarchies enumerated); the
+    (bound, lowest RPD below) pairs."""
+    from sqlanon.methods.related_tables.cuts import CutEvaluator
+
+    used = used_data(data)
+    source = source_trees(used)
+    every_cut = all_cuts(inner_nodes(used))
+    checked: list[tuple[float, float]] = []
+    original = CutEvaluator.bound
+
+    def bound(self: CutEvaluator, expanded: frozenset[int], closed: frozenset[int]) -> float:
+        found = original(self, expanded, closed)
+        nodes = self.forest.nodes
+
+        def key(e: int) -> tuple:
+            return self.forest.classes[nodes[e].cls], nodes[e].lvl, nodes[e].label
+
+        here = frozenset(key(e) for e in expanded if e != 0)
+        fixed = {key(e) for e in closed}
+        below = [cut for cut in every_cut if here <= cut and not cut & fixed]
+        lowest = min(rpd(*cut_trees(source, cut), used) for cut in below)
+        assert found <= lowest * (1 + 1e-9), (sorted(here, key=repr), sorted(fixed, key=repr), found, lowest)
+        checked.append((found, lowest))
+        return found
+
+    monkeypatch.setattr(CutEvaluator, "bound", bound)
+    load(engine, data)
+    try:
+        sqlanon.anonymize(parse_config(config(data, None, k=k, m=m, n=n, strategy=strategy)), db=engine.url)
+    except NoSolutionError:
+        pass
+    finally:  # hypothesis runs every example with the same fixture: no wrapper around the last one's
+        monkeypatch.undo()
+    return checked
+
+
+@settings(max_examples=8, **SETTINGS)
+@given(data=forests(), k=st.integers(2, 3), m=st.integers(1, 3), n=st.integers(0, 2),
+       strategy=st.sampled_from(["greedy_cut", "all_cuts", "only_cuts"]))
+def test_the_rpd_bound_is_never_above_a_cut_below(duckdb_engine: Engine, data: Data, k: int, m: int, n: int,
+                                                  strategy: str, monkeypatch) -> None:
+    """``CutEvaluator.bound``, asked by the search before it specializes a cut, is at most the RPD of every cut
+    below it that keeps its closed values (enumerated and measured in Python)."""
+    assume(k <= len(data.cust))
+    _bound_checks(duckdb_engine, data, k, m, n, strategy, monkeypatch)
+
+
+#: Records whose bound is tight: customers without orders have one path, the class grp alone, so once the best
+#: cut keeps every grp value, a subtree that closed grp's top (or A, B) has a bound above it.
+SKIPPED = Data(cust=[(c, ["a1", "a2", "b1", "b2"][c % 4]) for c in range(16)],
+               ord=[(o, 8 + o % 8, ["d1", "d3", "d5"][o % 3]) for o in range(16)],
+               item=[(i, i % 16, ["x", "y", "z"][i % 3]) for i in range(24)], orders=None, items=None)
+
+
+def test_the_rpd_bound_is_checked_where_it_skips(duckdb_engine: Engine, monkeypatch) -> None:
+    """On data where subtrees are skipped, every bound asked is at most the lowest RPD below its cut, and some
+    bound is above the best RPD (the skip the other tests then rely on)."""
+    checked = _bound_checks(duckdb_engine, SKIPPED, 2, 2, 1, "greedy_cut", monkeypatch)
+    assert checked
+    result = sqlanon.anonymize(parse_config(config(SKIPPED, None, k=2, m=2, n=1)), db=duckdb_engine.url)
+    assert result.subtrees_bounded > 0
+    assert any(found > result.metrics["rpd"] for found, _ in checked)
+
+
+@pytest.mark.spark
+@settings(max_examples=8, **SETTINGS)
+@given(data=forests(), k=st.integers(2, 4), m=st.integers(1, 3), n=st.integers(0, 2),
+       strategy=st.sampled_from(["greedy_cut", "all_cuts", "only_cuts"]))
+def test_the_rpd_bound_changes_no_cut_found(engine: Engine, data: Data, k: int, m: int, n: int,
+                                            strategy: str) -> None:
+    """With ``search.bound`` (the default) every search finds the cut and disassociations it finds without, having
+    evaluated no more cuts."""
+    assume(k <= len(data.cust))
+    load(engine, data)
+    outcomes = []
+    for bound in (False, True):
+        cfg = parse_config(config(data, None, k=k, m=m, n=n, strategy=strategy))
+        cfg = cfg.model_copy(update={"search": cfg.search.model_copy(update={"bound": bound})})
+        try:
+            result = sqlanon.anonymize(cfg, db=engine.url)
+        except NoSolutionError:
+            outcomes.append(None)
+            continue
+        outcomes.append((result.expanded, result.disassociations, result.metrics["rpd"],
+                         result.cuts_evaluated, result.subtrees_bounded))
+    if outcomes[0] is None:
+        assert outcomes[1] is None
+        return
+    assert outcomes[1] is not None
+    assert outcomes[0][:2] == outcomes[1][:2]
+    assert math.isclose(outcomes[0][2], outcomes[1][2], rel_tol=1e-9)
+    assert outcomes[1][3] <= outcomes[0][3]
+    assert outcomes[0][4] == 0
