@@ -374,6 +374,12 @@ def _fresh_checks(engine: Engine, data: Data, k: int, m: int, n: int, strategy: 
         return found
 
     monkeypatch.setattr(CutEvaluator, "fresh_violation", fresh_violation)
+    _run_then_undo(engine, data, k, m, n, strategy, monkeypatch)
+    return answers
+
+
+def _run_then_undo(engine: Engine, data: Data, k: int, m: int, n: int, strategy: str, monkeypatch) -> None:
+    """Load the data and run a search (a refusal is fine), then take back the test's monkeypatches."""
     load(engine, data)
     try:
         sqlanon.anonymize(parse_config(config(data, None, k=k, m=m, n=n, strategy=strategy)), db=engine.url)
@@ -381,7 +387,6 @@ def _fresh_checks(engine: Engine, data: Data, k: int, m: int, n: int, strategy: 
         pass
     finally:  # hypothesis runs every example with the same fixture: no wrapper around the last one's
         monkeypatch.undo()
-    return answers
 
 
 @settings(max_examples=8, **SETTINGS)
@@ -456,13 +461,7 @@ def _bound_checks(engine: Engine, data: Data, k: int, m: int, n: int, strategy: 
         return found
 
     monkeypatch.setattr(CutEvaluator, "bound", bound)
-    load(engine, data)
-    try:
-        sqlanon.anonymize(parse_config(config(data, None, k=k, m=m, n=n, strategy=strategy)), db=engine.url)
-    except NoSolutionError:
-        pass
-    finally:  # hypothesis runs every example with the same fixture: no wrapper around the last one's
-        monkeypatch.undo()
+    _run_then_undo(engine, data, k, m, n, strategy, monkeypatch)
     return checked
 
 
