@@ -79,13 +79,16 @@ class CutEvaluator:
         #: The cut whose labels ``self.items`` holds, and the cut whose map ``self.map`` holds.
         self.items_cut: frozenset[int] | None = None
         self.map_cut: frozenset[int] | None = None
-        #: |C(u)| of every inner node's level, and the widest level at or below it (``bound``).
+        #: The inner nodes with a level below them wider than their own (|C(u)|), and that widest level's width:
+        #: what ``bound`` counts for such a node while it may still be specialized.
         width: dict[tuple[int, int], int] = {}
         for node in forest.nodes.values():
             width[(node.cls, node.lvl)] = width.get((node.cls, node.lvl), 0) + 1
-        self.widest = {g: max([forest.domain[node.cls]] + [width[(node.cls, lvl)] for lvl in range(1, node.lvl + 1)])
-                       for g, node in forest.nodes.items()}
-        self.width = {g: width[(node.cls, node.lvl)] for g, node in forest.nodes.items()}
+        self.widened: dict[int, int] = {}
+        for g, node in forest.nodes.items():
+            widest = max([forest.domain[node.cls]] + [width[(node.cls, lvl)] for lvl in range(1, node.lvl)])
+            if widest > width[(node.cls, node.lvl)]:
+                self.widened[g] = widest
 
     def _drop(self, *tables: str) -> None:
         self.adapter.drop_tables(list(tables))
@@ -142,8 +145,8 @@ class CutEvaluator:
         """A lower bound on the RPD of every cut below ``expanded`` that leaves the nodes ``closed`` as they are
         (``rpd_bound.sql.j2``): what no specialization of its open nodes, nor any disassociation, can go below."""
         self._map(expanded)
-        widened = [(g, self.widest[g]) for g in self.forest.cut_nodes(expanded)
-                   if g not in closed and self.widest[g] > self.width[g]]
+        widened = [(g, self.widened[g]) for g in self.forest.cut_nodes(expanded)
+                   if g in self.widened and g not in closed]
         total = self.adapter.run(T + "rpd_bound.sql.j2", paths=self.forest.paths, map=self.map, dgh=self.forest.dgh,
                                  depth=self.forest.depth, open=widened)[0][0]
         return float(total or 0.0) / self.forest.records

@@ -207,7 +207,7 @@ class RelatedTablesMethod(AnonymizationMethod):
                 "strategy": STRATEGIES[cfg.search.strategy],
                 "m": cfg.privacy.m, "n": cfg.privacy.n, "beam": cfg.search.beam,
                 "cuts_evaluated": self.search.evaluated, "cuts_passed": self.search.passed,
-                "subtrees_bounded": self.search.pruned,
+                "subtrees_bounded": self.search.bounded,
                 "search_stopped_early": self.search.stopped_early,
                 "cut": self.cut_shown(),
                 "expanded": [[self.forest.classes[self.forest.nodes[e].cls], self.forest.nodes[e].lvl,
@@ -225,8 +225,7 @@ class RelatedTablesMethod(AnonymizationMethod):
                         class_info: dict[str, Any] | None) -> dict[str, Any]:
         return {"related_tables": {key: result.details[key] for key in (
             "strategy", "m", "n", "beam", "cuts_evaluated", "cuts_passed", "subtrees_bounded", "search_stopped_early",
-            "cut",
-            "disassociations", "records", "root_rows")}}
+            "cut", "disassociations", "records", "root_rows")}}
 
     def validation(self) -> dict[str, Any]:
         forest = self.forest

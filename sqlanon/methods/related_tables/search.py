@@ -20,7 +20,7 @@ beam wider than any step is ACS), and GCS's later branches do not redo what its 
 Bounded subtrees (``search.bound``, on by default; not in the paper): before a cut's specializations are
 evaluated, a lower bound on the RPD of every cut below it (its closed values kept, its other values specialized as
 far as they go, ``CutEvaluator.bound``) is compared with the best RPD found; above it, the subtree holds no better
-cut and is skipped. The cut found is the same; fewer cuts are evaluated (``pruned`` counts the subtrees skipped).
+cut and is skipped. The cut found is the same; fewer cuts are evaluated (``bounded`` counts the subtrees skipped).
 """
 
 from __future__ import annotations
@@ -67,7 +67,7 @@ class CutSearch:
         self.evaluated = 0
         self.passed = 0
         #: Subtrees skipped because their RPD bound is above the best RPD found.
-        self.pruned = 0
+        self.bounded = 0
         #: (expanded nodes, passed) of every cut evaluated, in order (the run history's nodes).
         self.trail: list[tuple[frozenset[int], bool]] = []
         self.stopped_early = False
@@ -130,7 +130,7 @@ class CutSearch:
         if not self.use_bound or self.best is None or parent is self.best:
             return False
         if self.evaluator.bound(parent.expanded, tail) > self.best.rpd * (1 + MARGIN):
-            self.pruned += 1
+            self.bounded += 1
             return True
         return False
 
