@@ -76,19 +76,35 @@ class CutEvaluator:
         self.check_tables = [scratch("rheld"), scratch("rviol"), scratch("rdelta"), scratch("raffected")]
         self.best = scratch("rbest")
         self.current: str | None = None
+        #: Whether ``self.current`` holds distinct trees with their weights (``project``), or records.
+        self.grouped = True
         #: The cut whose labels ``self.items`` holds, and the cut whose map ``self.map`` holds.
         self.items_cut: frozenset[int] | None = None
         self.map_cut: frozenset[int] | None = None
-        #: The inner nodes with a level below them wider than their own (|C(u)|), and that widest level's width:
-        #: what ``bound`` counts for such a node while it may still be specialized.
+        #: The inner nodes that a cut passing the value check may expand: every child is held by k records or
+        #: more (``count_child_supports.sql.j2``). Expanding any other fails the check on a single label, so
+        #: ``specializations`` fails it without a query and ``bound`` counts no level below it.
+        self.expandable = {int(g) for g, fewest in session.adapter.run(
+            T + "count_child_supports.sql.j2", leaf_items=forest.leaf_items, ancestors=forest.ancestors,
+            dgh=forest.dgh) if int(g) in forest.nodes and int(fewest) >= k}
+        #: The inner nodes with a level below them, reachable through expandable nodes, wider than their own
+        #: (|C(u)|), and that widest level's width: what ``bound`` counts for such a node while it is open.
+        self.widened: dict[int, int] = {}
         width: dict[tuple[int, int], int] = {}
         for node in forest.nodes.values():
             width[(node.cls, node.lvl)] = width.get((node.cls, node.lvl), 0) + 1
-        self.widened: dict[int, int] = {}
-        for g, node in forest.nodes.items():
-            widest = max([forest.domain[node.cls]] + [width[(node.cls, lvl)] for lvl in range(1, node.lvl)])
-            if widest > width[(node.cls, node.lvl)]:
-                self.widened[g] = widest
+        widest: dict[int, int] = {}
+        for g in sorted(forest.nodes, key=lambda g: forest.nodes[g].lvl):  # children before their parents
+            node = forest.nodes[g]
+            reach = width[(node.cls, node.lvl)]
+            if g in self.expandable:
+                below = forest.inner_children.get(g, [])
+                reach = max([reach] + [widest[c] for c in below])
+                if node.children > len(below):  # it has values as children
+                    reach = max(reach, forest.domain[node.cls])
+            widest[g] = reach
+            if reach > width[(node.cls, node.lvl)]:
+                self.widened[g] = reach
 
     def _drop(self, *tables: str) -> None:
         self.adapter.drop_tables(list(tables))
@@ -112,13 +128,19 @@ class CutEvaluator:
                          map=self.map)
         self.items_cut = expanded
 
-    def project(self) -> str:
-        """The records' trees under the cut of ``self.map``, before any disassociation, as distinct trees
-        (``self.members``: which tree each record has; ``self.weights``: how many records each stands for)."""
+    def project(self, grouped: bool = True) -> str:
+        """The records' trees under the cut of ``self.map``, before any disassociation: with ``grouped``, as
+        distinct trees (``self.members``: which tree each record has; ``self.weights``: how many records each
+        stands for), what FixStructure reads; else each record's own (``self.records``), which the losses and
+        ``keep`` read as they are: grouping costs three statements over every record, and at the fine cuts a
+        search spends most of its time on, nearly every record has a tree of its own."""
         adapter, out = self.adapter, self.trees[0]
         self._drop(self.records, self.members, self.weights, out)
+        self.grouped = grouped
         adapter.run(T + "project_paths.sql.j2", table=self.records, paths=self.forest.paths, map=self.map,
                     depth=self.forest.depth)
+        if not grouped:
+            return self.records
         adapter.run(T + "group_trees.sql.j2", table=self.members, what="members", paths=self.records)
         adapter.run(T + "group_trees.sql.j2", table=out, what="trees", paths=self.records, members=self.members)
         adapter.run(T + "group_trees.sql.j2", table=self.weights, what="weights", members=self.members)
@@ -138,17 +160,21 @@ class CutEvaluator:
         """Of the cut's nodes ``nodes``, those whose expansion passes the value check (the cut passed it)."""
         if not nodes:
             return []
+        nodes = [g for g in nodes if g in self.expandable]
+        if not nodes:
+            return []
         self._items(expanded)
         return [g for g in nodes if self.value_check(g)]
 
     def bound(self, expanded: frozenset[int], closed: frozenset[int]) -> float:
         """A lower bound on the RPD of every cut below ``expanded`` that leaves the nodes ``closed`` as they are
-        (``rpd_bound.sql.j2``): what no specialization of its open nodes, nor any disassociation, can go below."""
+        (``rpd_bound.sql.j2``): what no specialization of its open nodes, nor any disassociation, can go below.
+        For OnlyCutSearch, whose cuts have no disassociation, the tighter bound of their leaf paths."""
         self._map(expanded)
         widened = [(g, self.widened[g]) for g in self.forest.cut_nodes(expanded)
                    if g in self.widened and g not in closed]
         total = self.adapter.run(T + "rpd_bound.sql.j2", paths=self.forest.paths, map=self.map, dgh=self.forest.dgh,
-                                 depth=self.forest.depth, open=widened)[0][0]
+                                 depth=self.forest.depth, open=widened, leaves=not self.structure)[0][0]
         return float(total or 0.0) / self.forest.records
 
     def fix_structure(self) -> tuple[tuple[int, int], ...] | None:
@@ -162,8 +188,6 @@ class CutEvaluator:
         after are corrected, and only those combinations are looked at again."""
         trees = self.current = self.trees[0]
         rules: list[tuple[int, int]] = []
-        if self.n == 0 or self.m < 2:
-            return ()
         adapter, relations, labels, depth = self.adapter, self.relations, self.tree_items, self.forest.depth
         held, violations, delta, affected = self.check_tables
         self._drop(relations, labels, held, violations)
@@ -223,7 +247,8 @@ class CutEvaluator:
 
     def measure(self, table: str) -> tuple[float, float]:
         rpd, rpd_a, _records, nodes, leaves = self.adapter.run(T + "measure_rpd.sql.j2", paths=table,
-                                                               dgh=self.forest.dgh, weights=self.weights,
+                                                               dgh=self.forest.dgh,
+                                                               weights=self.weights if self.grouped else None,
                                                                depth=self.forest.depth)[0]
         synopsis = float(rpd_a or 0.0) / (int(nodes) * int(leaves)) if nodes and leaves else 0.0
         return float(rpd or 0.0), synopsis
@@ -269,12 +294,14 @@ class CutEvaluator:
                     return None
             else:
                 clean = True
-        self.project()
-        if clean:
-            rules: tuple[tuple[int, int], ...] | None = ()
-            self.current = self.trees[0]
-        else:
+        structure = not clean and self.n > 0 and self.m >= 2
+        projected = self.project(grouped=structure)
+        rules: tuple[tuple[int, int], ...] | None
+        if structure:
             rules = self.fix_structure()
+        else:
+            rules = ()
+            self.current = projected
         if rules is None:
             return None
         assert self.current is not None
@@ -285,4 +312,5 @@ class CutEvaluator:
         """Keep the trees of the cut evaluated last as the best so far."""
         assert self.current is not None
         self._drop(self.best)
-        self.adapter.run(T + "copy_paths.sql.j2", table=self.best, paths=self.current, members=self.members)
+        self.adapter.run(T + "copy_paths.sql.j2", table=self.best, paths=self.current,
+                         members=self.members if self.grouped else None)

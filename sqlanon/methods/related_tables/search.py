@@ -20,7 +20,9 @@ beam wider than any step is ACS), and GCS's later branches do not redo what its 
 Bounded subtrees (``search.bound``, on by default; not in the paper): before a cut's specializations are
 evaluated, a lower bound on the RPD of every cut below it (its closed values kept, its other values specialized as
 far as they go, ``CutEvaluator.bound``) is compared with the best RPD found; above it, the subtree holds no better
-cut and is skipped. The cut found is the same; fewer cuts are evaluated (``bounded`` counts the subtrees skipped).
+cut and is skipped. It is asked again after the specializations' value checks, with the values that failed them
+closed, before any specialization that passed is projected. The cut found is the same; fewer cuts are evaluated
+(``bounded`` counts the subtrees skipped).
 """
 
 from __future__ import annotations
@@ -110,11 +112,15 @@ class CutSearch:
         if self.max_cuts:
             nodes = nodes[:max(0, self.max_cuts - self.evaluated)]
         passing = set(self.evaluator.specializations(parent.expanded, nodes))
-        out = []
         for g in nodes:
             if g not in passing:
                 self._seen(parent.expanded | {g}, False)
-                continue
+        # The values whose specialization failed stay closed in every cut below this one: with them closed, the
+        # bound may now rule out the specializations that passed, before any of them is projected.
+        if passing and len(passing) < len(nodes) and self._bounded(parent, tail | (set(nodes) - passing)):
+            return []
+        out = []
+        for g in (g for g in nodes if g in passing):
             ev = self._evaluate(parent.expanded | {g}, parent=parent)
             if ev is not None:
                 out.append((ev, g))

@@ -6,7 +6,9 @@
 -- leaves. Products are taken as exp(-sum(ln(.))), which neither overflows nor underflows for deep paths. A path
 -- has at most `depth` nodes: its nodes and prefixes are read by position (a join per position), several times
 -- faster than unnesting the paths and grouping them back.
--- context: paths, dgh, weights (rid, weight: the records each tree stands for), depth (the longest path's nodes)
+-- context: paths, dgh, weights (rid, weight: the records each tree stands for; none: each row of paths is one
+--          record's, as a projection the search does not group into distinct trees), depth (the longest path's
+--          nodes)
 -- returns: rpd, rpd_a, records, synopsis nodes, synopsis leaves
 WITH per_path AS (
   SELECT p.rid, exp(-(coalesce(ln(CAST(1 * d1.width AS DOUBLE PRECISION)), 0) + coalesce(ln(CAST(2 * d2.width AS DOUBLE PRECISION)), 0) + coalesce(ln(CAST(3 * d3.width AS DOUBLE PRECISION)), 0))) AS rpd

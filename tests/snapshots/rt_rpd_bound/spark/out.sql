@@ -3,9 +3,18 @@
 -- path of a cut below (its disassociations included) keeps some of the nodes of one of the record's source paths,
 -- each at a depth no greater than the source's position and with a |C(u)| no greater than the widest level its
 -- cut node can still reach (an open node: the widest level at or below it; a closed node or a value: its own).
--- So 1 / max over the record's source paths of prod(position * that width) bounds the record's RPD from below.
+-- So b(s) = 1 / prod(position * that width) bounds the RPD of the leaf paths that come from source path s, and
+-- their mean, a record's RPD, is at least min over s of b(s).
+-- With `leaves` (the cuts below need no disassociation: OnlyCutSearch), a record's leaf paths are its source
+-- paths projected, less those that became a proper prefix of another: each leaf comes from a set of source paths
+-- of its own length, disjoint from the other leaves' sets, and is at least every b(s) of its set. A source path
+-- of the record's greatest length is a prefix of nothing, so the leaf of the deepest path with the largest
+-- b(s*) is at least b(s*), and each of the L - 1 other leaves at least the b of a path of its own: the record's
+-- RPD is at least min over L of (b(s*) + the L - 1 smallest b of its other paths) / L, which is at least the
+-- smallest b and often far above it (a record whose paths are not all equally general).
 -- context: paths (the forest's source paths: rid, path of value nodes), map (the cut's, create_cut_map.sql.j2),
---          dgh, depth, open [(node id, the widest level's width)]: the cut's nodes that may still be specialized
+--          dgh, depth, open [(node id, the widest level's width)]: the cut's nodes that may still be specialized,
+--          leaves (optional: the bound of cuts without disassociations)
 -- returns: the sum of the records' bounds
 WITH factor AS (
   SELECT m.leaf,

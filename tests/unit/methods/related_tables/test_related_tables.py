@@ -432,16 +432,26 @@ def test_labels_on_different_paths_of_a_record_are_not_related(engine: Engine, m
             assert False in answers, (strategy, path_bits, answers)
 
 
+def single_labels_pass(trees: dict[Any, frozenset], k: int) -> bool:
+    """Whether every label of the trees is held by k records or more (k^m at size 1: no cut a search keeps has a
+    label held by 1 to k - 1 records)."""
+    held: dict[Any, int] = {}
+    for tree in trees.values():
+        for label in oracle.labels(tree):
+            held[label] = held.get(label, 0) + 1
+    return all(count >= k for count in held.values())
+
+
 def _bound_checks(engine: Engine, data: Data, k: int, m: int, n: int, strategy: str,
                   monkeypatch) -> list[tuple[float, float]]:
     """Run a search with every ``CutEvaluator.bound`` compared with the RPD of every cut below its cut that leaves
-    its closed nodes unexpanded (the test's own projection and RPD, every cut of the hierarchies enumerated); the
-    (bound, lowest RPD below) pairs."""
+    its closed nodes unexpanded and holds no label of 1 to k - 1 records (the test's own projection and RPD, every
+    cut of the hierarchies enumerated); the (bound, lowest RPD below) pairs."""
     from sqlanon.methods.related_tables.cuts import CutEvaluator
 
     used = used_data(data)
     source = source_trees(used)
-    every_cut = all_cuts(inner_nodes(used))
+    every_cut = [cut for cut in all_cuts(inner_nodes(used)) if single_labels_pass(cut_trees(source, cut)[0], k)]
     checked: list[tuple[float, float]] = []
     original = CutEvaluator.bound
 
@@ -474,6 +484,55 @@ def test_the_rpd_bound_is_never_above_a_cut_below(duckdb_engine: Engine, data: D
     below it that keeps its closed values (enumerated and measured in Python)."""
     assume(k <= len(data.cust))
     _bound_checks(duckdb_engine, data, k, m, n, strategy, monkeypatch)
+
+
+@settings(max_examples=10, **SETTINGS)
+@given(data=forests(), k=st.integers(2, 4))
+def test_the_nodes_a_search_may_expand_are_those_whose_children_k_records_hold(duckdb_engine: Engine, data: Data,
+                                                                               k: int, monkeypatch) -> None:
+    """``CutEvaluator.expandable`` (the nodes whose specialization ``specializations`` asks the database about, and
+    below which ``bound`` counts wider levels) is every inner node each of whose children, inner node or value, is
+    held by k records or more: the test's own count over the source trees."""
+    from sqlanon.methods.related_tables.cuts import CutEvaluator
+
+    assume(k <= len(data.cust))
+    used = used_data(data)
+    holders: dict[tuple, set] = {}
+    for rid, paths in source_trees(used).items():
+        for cls, value in (label for path in paths for label in path):
+            for lvl, label in chain(cls, value):
+                holders.setdefault((cls, lvl, label), set()).add(rid)
+    parents: dict[tuple, list[tuple]] = {}
+    for node in holders:
+        cls, lvl, label = node
+        ups = chain(cls, label) if lvl == 0 else None
+        parent = (cls, 1, ups[1][1]) if ups is not None else inner_nodes(used)[node]
+        if parent is not None:
+            parents.setdefault(parent, []).append(node)
+    expected = {node for node, children in parents.items() if all(len(holders[c]) >= k for c in children)}
+    seen: list[CutEvaluator] = []
+    original = CutEvaluator.__init__
+
+    class Seen(Exception):
+        """Raised once the evaluator is made: the search itself is not the test's."""
+
+    def init(self: CutEvaluator, *args: Any, **kwargs: Any) -> None:
+        original(self, *args, **kwargs)
+        seen.append(self)
+        raise Seen
+
+    monkeypatch.setattr(CutEvaluator, "__init__", init)
+    load(duckdb_engine, data)
+    try:
+        sqlanon.anonymize(parse_config(config(data, None, k=k, m=2, n=1)), db=duckdb_engine.url)
+    except Seen:
+        pass
+    finally:
+        monkeypatch.undo()
+    assert seen
+    nodes = seen[0].forest.nodes
+    found = {(seen[0].forest.classes[nodes[g].cls], nodes[g].lvl, nodes[g].label) for g in seen[0].expandable}
+    assert found == expected
 
 
 #: Records whose bound is tight: customers without orders have one path, the class grp alone, so once the best

@@ -1,0 +1,45 @@
+-- rpd_bound: a lower bound on the RPD (Eq. 1-3) of every cut a search can reach from a cut by specializing its open
+-- nodes (``search.py``). A record's RPD is the mean of 1 / prod(d(u) * |C(u)|) over its leaf paths. Every leaf
+-- path of a cut below (its disassociations included) keeps some of the nodes of one of the record's source paths,
+-- each at a depth no greater than the source's position and with a |C(u)| no greater than the widest level its
+-- cut node can still reach (an open node: the widest level at or below it; a closed node or a value: its own).
+-- So b(s) = 1 / prod(position * that width) bounds the RPD of the leaf paths that come from source path s, and
+-- their mean, a record's RPD, is at least min over s of b(s).
+-- With `leaves` (the cuts below need no disassociation: OnlyCutSearch), a record's leaf paths are its source
+-- paths projected, less those that became a proper prefix of another: each leaf comes from a set of source paths
+-- of its own length, disjoint from the other leaves' sets, and is at least every b(s) of its set. A source path
+-- of the record's greatest length is a prefix of nothing, so the leaf of the deepest path with the largest
+-- b(s*) is at least b(s*), and each of the L - 1 other leaves at least the b of a path of its own: the record's
+-- RPD is at least min over L of (b(s*) + the L - 1 smallest b of its other paths) / L, which is at least the
+-- smallest b and often far above it (a record whose paths are not all equally general).
+-- context: paths (the forest's source paths: rid, path of value nodes), map (the cut's, create_cut_map.sql.j2),
+--          dgh, depth, open [(node id, the widest level's width)]: the cut's nodes that may still be specialized,
+--          leaves (optional: the bound of cuts without disassociations)
+-- returns: the sum of the records' bounds
+WITH factor AS (
+  SELECT m.leaf,
+         CASE WHEN m.gen = ? THEN ? WHEN m.gen = ? THEN ? ELSE d.width END AS width
+  FROM "sqlanon_0a1b2c3d_rmap" AS m JOIN "sqlanon_0a1b2c3d_rdgh" AS d ON d.id = m.gen
+), per_path AS (
+  SELECT p.rid, cardinality(p.path) AS len, coalesce(ln(CAST(1 * f1.width AS DOUBLE PRECISION)), 0) + coalesce(ln(CAST(2 * f2.width AS DOUBLE PRECISION)), 0) + coalesce(ln(CAST(3 * f3.width AS DOUBLE PRECISION)), 0) AS logs
+  FROM "sqlanon_0a1b2c3d_rp0" AS p
+  LEFT JOIN factor AS f1 ON f1.leaf = p.path[1]
+  LEFT JOIN factor AS f2 ON f2.leaf = p.path[2]
+  LEFT JOIN factor AS f3 ON f3.leaf = p.path[3]
+), ranked AS (
+  -- pick 1: the record's anchor s*, a deepest path with the largest b (the smallest logs)
+  SELECT rid, exp(-logs) AS b, row_number() OVER (PARTITION BY rid ORDER BY len DESC, logs) AS pick FROM per_path
+), anchors AS (
+  SELECT rid, b AS anchor FROM ranked WHERE pick = 1
+), others AS (
+  -- the other paths, smallest b first, with the sum of the j smallest
+  SELECT rid, row_number() OVER (PARTITION BY rid ORDER BY b, pick) AS j,
+         sum(b) OVER (PARTITION BY rid ORDER BY b, pick ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS smallest
+  FROM ranked WHERE pick > 1
+), lowest AS (
+  SELECT o.rid, min((a.anchor + o.smallest) / (o.j + 1)) AS low
+  FROM others AS o JOIN anchors AS a ON a.rid = o.rid GROUP BY o.rid
+)
+SELECT sum(CASE WHEN l.low IS NOT NULL AND l.low < a.anchor THEN l.low ELSE a.anchor END)
+FROM anchors AS a LEFT JOIN lowest AS l ON l.rid = a.rid
+-- bind parameters: [4, 25, 9, 80]
