@@ -76,8 +76,6 @@ class CutEvaluator:
         self.check_tables = [scratch("rheld"), scratch("rviol"), scratch("rdelta"), scratch("raffected")]
         self.best = scratch("rbest")
         self.current: str | None = None
-        #: Whether ``self.current`` holds distinct trees with their weights (``project``), or records.
-        self.grouped = True
         #: The cut whose labels ``self.items`` holds, and the cut whose map ``self.map`` holds.
         self.items_cut: frozenset[int] | None = None
         self.map_cut: frozenset[int] | None = None
@@ -136,7 +134,6 @@ class CutEvaluator:
         search spends most of its time on, nearly every record has a tree of its own."""
         adapter, out = self.adapter, self.trees[0]
         self._drop(self.records, self.members, self.weights, out)
-        self.grouped = grouped
         adapter.run(T + "project_paths.sql.j2", table=self.records, paths=self.forest.paths, map=self.map,
                     depth=self.forest.depth)
         if not grouped:
@@ -158,8 +155,6 @@ class CutEvaluator:
 
     def specializations(self, expanded: frozenset[int], nodes: list[int]) -> list[int]:
         """Of the cut's nodes ``nodes``, those whose expansion passes the value check (the cut passed it)."""
-        if not nodes:
-            return []
         nodes = [g for g in nodes if g in self.expandable]
         if not nodes:
             return []
@@ -248,7 +243,7 @@ class CutEvaluator:
     def measure(self, table: str) -> tuple[float, float]:
         rpd, rpd_a, _records, nodes, leaves = self.adapter.run(T + "measure_rpd.sql.j2", paths=table,
                                                                dgh=self.forest.dgh,
-                                                               weights=self.weights if self.grouped else None,
+                                                               weights=None if table == self.records else self.weights,
                                                                depth=self.forest.depth)[0]
         synopsis = float(rpd_a or 0.0) / (int(nodes) * int(leaves)) if nodes and leaves else 0.0
         return float(rpd or 0.0), synopsis
@@ -313,4 +308,4 @@ class CutEvaluator:
         assert self.current is not None
         self._drop(self.best)
         self.adapter.run(T + "copy_paths.sql.j2", table=self.best, paths=self.current,
-                         members=self.members if self.grouped else None)
+                         members=None if self.current == self.records else self.members)
