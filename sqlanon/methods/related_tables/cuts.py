@@ -103,6 +103,17 @@ class CutEvaluator:
             widest[g] = reach
             if reach > width[(node.cls, node.lvl)]:
                 self.widened[g] = reach
+        #: Each record's value nodes with the source paths they are on, as bits (``create_holder_labels``):
+        #: where no record has more than PATH_BITS paths, a specialization's checks read its changed records'
+        #: labels from it, without projecting their trees.
+        self.leaf_paths: str | None = None
+        if forest.max_paths <= PATH_BITS and m >= 2:
+            self.leaf_paths = scratch("rlpaths")
+            self.adapter.run(T + "create_tree_labels.sql.j2", table=self.leaf_paths, paths=forest.paths,
+                             depth=forest.depth, fresh=None, path_bits=True)
+        #: Whether each specialization ``specializations`` checked has a structural violation (None: not asked,
+        #: its parent had disassociations), for ``evaluate`` to read.
+        self.violations: dict[frozenset[int], bool | None] = {}
 
     def _drop(self, *tables: str) -> None:
         self.adapter.drop_tables(list(tables))
@@ -144,22 +155,62 @@ class CutEvaluator:
         return out
 
     def value_check(self, fresh: int | None) -> bool:
-        """k^m of the labels in ``self.items``; with ``fresh``, of the specialization that replaces that node of
-        the cut by its children (only combinations holding one of them can fail: the cut itself passed)."""
+        """k^m of the labels in ``self.items``; with ``fresh`` (an expandable node), of the specialization that
+        replaces that node of the cut by its children (only combinations holding one of them can fail: the cut
+        itself passed; and no single child fails, as every child k records or more hold)."""
         forest = self.forest
-        for size in range(1, self.m + 1):
+        for size in range(1 if fresh is None else 2, self.m + 1):
             if self.adapter.run(T + "find_value_violation.sql.j2", items=self.items, leaf_items=forest.leaf_items,
                                 ancestors=forest.ancestors, dgh=forest.dgh, size=size, k=self.k, fresh=fresh):
                 return False
         return True
 
-    def specializations(self, expanded: frozenset[int], nodes: list[int]) -> list[int]:
-        """Of the cut's nodes ``nodes``, those whose expansion passes the value check (the cut passed it)."""
+    def specializations(self, parent: Evaluation, nodes: list[int]) -> list[int]:
+        """Of the cut's nodes ``nodes``, those whose expansion passes the value check (the cut, ``parent``,
+        passed it). Where the changed records' labels can be read with their paths (``leaf_paths``), each
+        specialization is checked once on them for both its values and, when the parent needed no
+        disassociation, its structure (``check_fresh``); ``evaluate`` reads the structure's answer."""
+        self.violations = {}
         nodes = [g for g in nodes if g in self.expandable]
-        if not nodes:
-            return []
-        self._items(expanded)
-        return [g for g in nodes if self.value_check(g)]
+        if not nodes or self.m < 2:  # with m = 1 only single labels are checked, and none of these fails
+            return nodes
+        self._items(parent.expanded)
+        if self.leaf_paths is None:
+            return [g for g in nodes if self.value_check(g)]
+        structure = not parent.rules and self.n > 0
+        passing = []
+        for g in nodes:
+            values, violation = self.check_fresh(parent.expanded, g, structure)
+            if values:
+                passing.append(g)
+                self.violations[parent.expanded | {g}] = violation if structure else None
+        return passing
+
+    def check_fresh(self, parent: frozenset[int], node: int, structure: bool) -> tuple[bool, bool]:
+        """The specialization of ``parent`` at ``node`` checked on the records holding ``node`` (the only ones it
+        changes), whose labels under it ``create_holder_labels`` reads from the source's value nodes: whether it
+        passes the value check, and (with ``structure``; the parent passed without a disassociation) whether it
+        has a structural violation. Each size from 2 to m is one statement for both checks (the value check's
+        combinations are those with no relation, mask 0); once a structural violation is found, only the value
+        check is asked of the larger sizes."""
+        assert self.leaf_paths is not None
+        if self.items_cut != parent:
+            self._items(parent)
+        self._map(parent | {node})
+        labels = self.fresh[2]
+        self._drop(labels)
+        self.adapter.run(T + "create_holder_labels.sql.j2", table=labels, leaf_paths=self.leaf_paths,
+                         items=self.items, map=self.map, dgh=self.forest.dgh, node=node)
+        violation = False
+        for size in range(2, self.m + 1):
+            masks = {size: [0] + (self.masks[size] if structure and not violation else [])}
+            found = self.adapter.run(T + "find_fresh_violation.sql.j2", items=labels, k=self.k, masks=masks,
+                                     size=size, path_bits=True)
+            if found:
+                if int(found[0][0]) == 0:
+                    return False, violation
+                violation = True
+        return True, violation
 
     def bound(self, expanded: frozenset[int], closed: frozenset[int]) -> float:
         """A lower bound on the RPD of every cut below ``expanded`` that leaves the nodes ``closed`` as they are
@@ -250,9 +301,10 @@ class CutEvaluator:
 
     def fresh_violation(self, parent: frozenset[int], node: int) -> bool:
         """Whether the specialization of ``parent`` (a cut that passed without a disassociation) at ``node``,
-        whose map ``self.map`` holds, has a structural violation: only combinations holding one of the new
-        labels can have one, and only the records that held ``node`` hold those. Their trees are projected and
-        checked alone, which costs a fraction of a check over every tree."""
+        whose map ``self.map`` holds, has a structural violation, where ``check_fresh`` cannot tell (a record
+        with more than PATH_BITS paths): only combinations holding one of the new labels can have one, and only
+        the records that held ``node`` hold those. Their trees are projected and checked alone, which costs a
+        fraction of a check over every tree."""
         if self.items_cut != parent:
             self._items(parent)
             self._map(parent | {node})
@@ -262,12 +314,11 @@ class CutEvaluator:
         adapter.run(T + "select_label_holders.sql.j2", table=holders, items=self.items, node=node)
         adapter.run(T + "project_paths.sql.j2", table=paths, paths=self.forest.paths, map=self.map, depth=depth,
                     only=holders)
-        path_bits = self.forest.max_paths <= PATH_BITS
         adapter.run(T + "create_tree_labels.sql.j2", table=items, paths=paths, depth=depth, fresh=node,
-                    dgh=self.forest.dgh, path_bits=path_bits)
+                    dgh=self.forest.dgh)
         # One size at a time, smallest first: a violation is mostly found among pairs, at a fraction of the cost.
         return any(adapter.run(T + "find_fresh_violation.sql.j2", items=items, k=self.k, masks=self.masks,
-                               size=size, path_bits=path_bits) for size in range(2, self.m + 1))
+                               size=size) for size in range(2, self.m + 1))
 
     def evaluate(self, expanded: frozenset[int], check_values: bool,
                  parent: Evaluation | None = None) -> Evaluation | None:
@@ -284,7 +335,10 @@ class CutEvaluator:
         clean = False
         if parent is not None and not parent.rules and self.n > 0 and self.m >= 2:
             (node,) = expanded - parent.expanded
-            if self.fresh_violation(parent.expanded, node):
+            violation = self.violations.get(expanded)
+            if violation is None:
+                violation = self.fresh_violation(parent.expanded, node)
+            if violation:
                 if not self.structure:
                     return None
             else:

@@ -40,7 +40,7 @@ class Evaluator(Protocol):
     def evaluate(self, expanded: frozenset[int], check_values: bool,
                  parent: Evaluation | None = None) -> Evaluation | None: ...
 
-    def specializations(self, expanded: frozenset[int], nodes: list[int]) -> list[int]: ...
+    def specializations(self, parent: Evaluation, nodes: list[int]) -> list[int]: ...
 
     def bound(self, expanded: frozenset[int], closed: frozenset[int]) -> float: ...
 
@@ -111,7 +111,7 @@ class CutSearch:
             return []
         if self.max_cuts:
             nodes = nodes[:max(0, self.max_cuts - self.evaluated)]
-        passing = set(self.evaluator.specializations(parent.expanded, nodes))
+        passing = set(self.evaluator.specializations(parent, nodes))
         for g in nodes:
             if g not in passing:
                 self._seen(parent.expanded | {g}, False)

@@ -11,12 +11,12 @@
 -- context: table (new), paths, depth (the longest path's nodes), fresh (none, or the node a specialization
 --          replaced: its children are new), dgh (with fresh), path_bits (optional)
 -- columns: rid, item, fresh, below (or on_paths with path_bits)
-CACHE TABLE `sqlanon_0a1b2c3d_rfitems` AS
+CACHE TABLE `sqlanon_0a1b2c3d_rlpaths` AS
 WITH numbered AS (
-  SELECT rid, path, row_number() OVER (PARTITION BY rid ORDER BY path) - 1 AS path_no FROM `sqlanon_0a1b2c3d_rfpaths`
+  SELECT rid, path, row_number() OVER (PARTITION BY rid ORDER BY path) - 1 AS path_no FROM `sqlanon_0a1b2c3d_rp0`
 )
 SELECT l.rid, l.item,
-       max(CASE WHEN d.parent = ? THEN 1 ELSE 0 END) = 1 AS fresh,
+       FALSE AS fresh,
        bit_or(CAST(power(2, l.path_no) AS BIGINT)) AS on_paths
 FROM (
   SELECT rid, try_element_at(path, 1) AS item, path_no FROM numbered WHERE cardinality(path) >= 1
@@ -25,6 +25,5 @@ FROM (
   UNION ALL
   SELECT rid, try_element_at(path, 3) AS item, path_no FROM numbered WHERE cardinality(path) >= 3
 ) AS l
-JOIN `sqlanon_0a1b2c3d_rdgh` AS d ON d.id = l.item
 GROUP BY l.rid, l.item
--- bind parameters: [9]
+-- bind parameters: []

@@ -349,10 +349,11 @@ def test_the_path_table_gives_the_trees_back(engine: Engine, data: Data, k: int,
 
 def _fresh_checks(engine: Engine, data: Data, k: int, m: int, n: int, strategy: str, monkeypatch,
                   path_bits: bool = True) -> list[bool]:
-    """Run a search with every ``CutEvaluator.fresh_violation`` answer compared with the oracle's on the whole
-    specialized forest (its value check passed, so a violation there is structural); the answers given.
-    ``path_bits``: labels related by the paths they share (the default below 64 paths a record), else by
-    looking them up in arrays."""
+    """Run a search with every check of a specialization on the records it changes compared with the oracle's
+    on the whole specialized forest; the structure's answers given. ``path_bits``: the labels read with the
+    source paths they are on (``CutEvaluator.check_fresh``, values and structure at once; the default below 64
+    paths a record), else their trees projected and labels related by looking them up in arrays
+    (``CutEvaluator.fresh_violation``, after the value check passed, so a violation there is structural)."""
     from sqlanon.methods.related_tables import cuts
     from sqlanon.methods.related_tables.cuts import CutEvaluator
 
@@ -361,19 +362,31 @@ def _fresh_checks(engine: Engine, data: Data, k: int, m: int, n: int, strategy: 
 
     source = source_trees(used_data(data))
     answers: list[bool] = []
-    original = CutEvaluator.fresh_violation
+    original_violation, original_check = CutEvaluator.fresh_violation, CutEvaluator.check_fresh
 
-    def fresh_violation(self: CutEvaluator, parent: frozenset[int], node: int) -> bool:
-        found = original(self, parent, node)
+    def largest_k(self: CutEvaluator, parent: frozenset[int], node: int, n: int) -> int:
         nodes = self.forest.nodes
         expanded = frozenset((self.forest.classes[nodes[e].cls], nodes[e].lvl, nodes[e].label)
                              for e in parent | {node} if e != 0)
         trees, _ = cut_trees(source, expanded)
-        assert found == ((oracle.largest_k(trees, m, n) or k) < k)
+        return oracle.largest_k(trees, m, n) or k
+
+    def fresh_violation(self: CutEvaluator, parent: frozenset[int], node: int) -> bool:
+        found = original_violation(self, parent, node)
+        assert found == (largest_k(self, parent, node, n) < k)
         answers.append(found)
         return found
 
+    def check_fresh(self: CutEvaluator, parent: frozenset[int], node: int, structure: bool) -> tuple[bool, bool]:
+        values, found = original_check(self, parent, node, structure)
+        assert values == (largest_k(self, parent, node, 0) >= k)
+        if values and structure:
+            assert found == (largest_k(self, parent, node, n) < k)
+            answers.append(found)
+        return values, found
+
     monkeypatch.setattr(CutEvaluator, "fresh_violation", fresh_violation)
+    monkeypatch.setattr(CutEvaluator, "check_fresh", check_fresh)
     _run_then_undo(engine, data, k, m, n, strategy, monkeypatch)
     return answers
 
