@@ -146,7 +146,7 @@ class CutEvaluator:
         adapter, out = self.adapter, self.trees[0]
         self._drop(self.records, self.members, self.weights, out)
         adapter.run(T + "project_paths.sql.j2", table=self.records, paths=self.forest.paths, map=self.map,
-                    depth=self.forest.depth)
+                    depth=self.forest.depth, uneven=self.forest.uneven)
         if not grouped:
             return self.records
         adapter.run(T + "group_trees.sql.j2", table=self.members, what="members", paths=self.records)
@@ -313,7 +313,7 @@ class CutEvaluator:
         self._drop(*self.fresh)
         adapter.run(T + "select_label_holders.sql.j2", table=holders, items=self.items, node=node)
         adapter.run(T + "project_paths.sql.j2", table=paths, paths=self.forest.paths, map=self.map, depth=depth,
-                    only=holders)
+                    only=holders, uneven=self.forest.uneven)
         adapter.run(T + "create_tree_labels.sql.j2", table=items, paths=paths, depth=depth, fresh=node,
                     dgh=self.forest.dgh)
         # One size at a time, smallest first: a violation is mostly found among pairs, at a fraction of the cost.

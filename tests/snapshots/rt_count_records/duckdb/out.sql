@@ -1,5 +1,11 @@
--- count_records: the root table's rows, the records with at least one node, and the most paths a record has.
+-- count_records: the root table's rows, the records with at least one node, the most paths a record has, and
+-- how many records have paths of different lengths (only theirs can become a proper prefix of one another under
+-- a cut, which projects a path to one of its own length: project_paths.sql.j2's `uneven`).
 -- context: root (the first chain table), paths
-SELECT (SELECT count(DISTINCT rid) FROM "sqlanon_0a1b2c3d_rch0"), (SELECT count(DISTINCT rid) FROM "sqlanon_0a1b2c3d_rp0"),
-       (SELECT max(paths) FROM (SELECT count(*) AS paths FROM "sqlanon_0a1b2c3d_rp0" GROUP BY rid) AS per_record)
+WITH per_record AS (
+  SELECT count(*) AS paths, min(cardinality(path)) AS shortest, max(cardinality(path)) AS longest
+  FROM "sqlanon_0a1b2c3d_rp0" GROUP BY rid
+)
+SELECT (SELECT count(DISTINCT rid) FROM "sqlanon_0a1b2c3d_rch0"), (SELECT count(*) FROM per_record),
+       (SELECT max(paths) FROM per_record), (SELECT count(*) FROM per_record WHERE shortest < longest)
 -- bind parameters: []

@@ -4,8 +4,11 @@
 -- The map is joined once per position of a path (at most `depth`), not to every unnested node: one hash join
 -- per position and no regrouping into arrays, several times faster on large forests. A path of `depth` nodes
 -- is no proper prefix of anything, so only shorter ones are looked for among their record's paths.
+-- A cut projects a path to one of its own length, so where no record of the source has paths of two lengths
+-- (`uneven` false: count_records.sql.j2), no projected path is a prefix of another and none is looked for.
 -- context: table (new), paths (rid, path), map (none, or create_cut_map.sql.j2's table), depth (the longest
---          path's nodes), only (optional: a table of the rids to project, the others are left out)
+--          path's nodes), only (optional: a table of the rids to project, the others are left out), uneven
+--          (optional, true by default: whether to look for prefixes)
 -- columns: rid, path
 CREATE TEMPORARY TABLE "sqlanon_0a1b2c3d_rpc" AS
 WITH projected AS (

@@ -445,6 +445,44 @@ def test_labels_on_different_paths_of_a_record_are_not_related(engine: Engine, m
             assert False in answers, (strategy, path_bits, answers)
 
 
+def test_a_path_that_becomes_a_prefix_of_another_is_dropped_where_paths_differ_in_length(engine: Engine,
+                                                                                        monkeypatch) -> None:
+    """A cut projects a path to one of its own length, so only a record with paths of two lengths can have one
+    become a proper prefix of another, and only then is one looked for (``Forest.uneven``). Four records with an
+    order holding item x and an order without items, on days d1 and d2 crossed in half of them: at the days,
+    d1 ~> x holds for two records only (k = 4, n = 1), so OnlyCutSearch stays at D12, where each record's
+    [grp, D12] is a prefix of its [grp, D12, x] and must be dropped (it is no node of the release, but a leaf path
+    of RPD). Every order of the second forest has an
+    item: nothing to look for."""
+    from sqlanon.methods.related_tables import method as rt_method
+
+    forests_built = []
+    build = rt_method.build_forest
+
+    def build_forest(session, cfg):
+        forests_built.append(build(session, cfg))
+        return forests_built[-1]
+
+    monkeypatch.setattr(rt_method, "build_forest", build_forest)
+    cust = [(c, "a1") for c in range(4)]
+    days = [("d1", "d2"), ("d2", "d1")]  # the first order of each record has the item
+    uneven = Data(cust, [(2 * c + j, c, day) for c in range(4) for j, day in enumerate(days[c % 2])],
+                  [(c, 2 * c, "x") for c in range(4)], None, None)
+    even = Data(cust, [(c, c, ("d1", "d2")[c % 2]) for c in range(4)], [(c, c, "x") for c in range(4)], None, None)
+    for data, expected in ((uneven, True), (even, False)):
+        load(engine, data)
+        result = sqlanon.anonymize(parse_config(config(data, None, k=4, m=2, n=1, strategy="only_cuts")),
+                                   db=engine.url)
+        assert forests_built[-1].uneven is expected
+        expanded = frozenset((cls, lvl, label) for cls, lvl, label in result.expanded)
+        projected, levels = cut_trees(source_trees(used_data(data)), expanded)
+        assert shape(released(engine)) == shape(projected)
+        # A prefix left among a record's paths adds no node to the release, but it is one more leaf path to RPD.
+        assert result.metrics["rpd"] == pytest.approx(rpd(projected, levels, used_data(data)), rel=1e-12)
+        if expected:
+            assert ("day", 1, "D12") not in expanded and all(len(paths) == 1 for paths in projected.values())
+
+
 def single_labels_pass(trees: dict[Any, frozenset], k: int) -> bool:
     """Whether every label of the trees is held by k records or more (k^m at size 1: no cut a search keeps has a
     label held by 1 to k - 1 records)."""
