@@ -111,9 +111,9 @@ class CutEvaluator:
             self.leaf_paths = scratch("rlpaths")
             self.adapter.run(T + "create_tree_labels.sql.j2", table=self.leaf_paths, paths=forest.paths,
                              depth=forest.depth, fresh=None, path_bits=True)
-        #: Whether each specialization ``specializations`` checked has a structural violation (None: not asked,
-        #: its parent had disassociations), for ``evaluate`` to read.
-        self.violations: dict[frozenset[int], bool | None] = {}
+        #: Whether each specialization ``specializations`` checked for structure has a structural violation, for
+        #: ``evaluate`` to read (none is asked of a parent with disassociations).
+        self.violations: dict[frozenset[int], bool] = {}
 
     def _drop(self, *tables: str) -> None:
         self.adapter.drop_tables(list(tables))
@@ -183,7 +183,8 @@ class CutEvaluator:
             values, violation = self.check_fresh(parent.expanded, g, structure)
             if values:
                 passing.append(g)
-                self.violations[parent.expanded | {g}] = violation if structure else None
+                if structure:
+                    self.violations[parent.expanded | {g}] = violation
         return passing
 
     def check_fresh(self, parent: frozenset[int], node: int, structure: bool) -> tuple[bool, bool]:
