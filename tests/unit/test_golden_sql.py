@@ -817,6 +817,10 @@ CASES: dict[str, tuple[str, dict[str, Any]]] = {
         "items": f"{PREFIX}rtitems", "only": f"{PREFIX}rholders" if what == "held" else None, "sign": -1,
         "insert": what == "held", "weights": f"{PREFIX}rweights", "m": 3, "k": 20, "masks": rt_masks(3, 2)})
        for what in ("held", "affected", "merge", "unviolate", "violations")},
+    "rt_structure_check_held_path_bits": ("methods/related_tables/structure_check.sql.j2", {
+        "what": "held", "table": f"{PREFIX}rheld", "items": f"{PREFIX}rtitems", "only": None, "sign": 1,
+        "insert": False, "weights": f"{PREFIX}rweights", "m": 3, "k": 20, "masks": rt_masks(3, 2),
+        "path_bits": True}),
     "rt_structure_check_replace_violations": ("methods/related_tables/structure_check.sql.j2", {
         "what": "violations", "held": f"{PREFIX}rheld", "violations": f"{PREFIX}rviol",
         "affected": f"{PREFIX}raffected", "m": 4, "k": 5, "masks": rt_masks(4, 2)}),

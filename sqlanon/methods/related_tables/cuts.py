@@ -111,6 +111,11 @@ class CutEvaluator:
             self.leaf_paths = scratch("rlpaths")
             self.adapter.run(T + "create_tree_labels.sql.j2", table=self.leaf_paths, paths=forest.paths,
                              depth=forest.depth, fresh=None, path_bits=True)
+        #: Whether FixStructure's labels carry the leaf paths of their tree they are on as the bits of a BIGINT
+        #: (``create_tree_labels.sql.j2``'s ``path_bits``), so that its check relates two labels by a bitwise AND
+        #: instead of an array search: where no record's source paths have more than PATH_BITS nodes together,
+        #: no tree of a record has more leaves, under any cut or disassociation (benchmarks/README.md).
+        self.tree_bits = 0 < forest.max_nodes <= PATH_BITS
         #: Whether each specialization ``specializations`` checked for structure has a structural violation, for
         #: ``evaluate`` to read (none is asked of a parent with disassociations).
         self.violations: dict[frozenset[int], bool] = {}
@@ -239,10 +244,12 @@ class CutEvaluator:
         held, violations, delta, affected = self.check_tables
         self._drop(relations, labels, held, violations)
         adapter.run(T + "create_relations.sql.j2", table=relations, paths=trees, depth=depth)
-        adapter.run(T + "create_tree_labels.sql.j2", table=labels, paths=trees, depth=depth, fresh=None)
+        bits = self.tree_bits
+        adapter.run(T + "create_tree_labels.sql.j2", table=labels, paths=trees, depth=depth, fresh=None,
+                    path_bits=bits)
         check = {"held": held, "violations": violations, "delta": delta, "affected": affected,
                  "weights": self.weights, "relations": relations, "m": self.m, "k": self.k, "masks": self.masks,
-                 "limit": RULES_PER_ROUND}
+                 "limit": RULES_PER_ROUND, "path_bits": bits}
         adapter.run(T + "structure_check.sql.j2", what="held", table=held, items=labels, only=None, sign=1,
                     insert=False, **check)
         adapter.run(T + "structure_check.sql.j2", what="violations", **{**check, "affected": None})
@@ -262,7 +269,8 @@ class CutEvaluator:
                         only=holders)
             adapter.run(T + "project_paths.sql.j2", table=merged, paths=rewritten, map=None, depth=depth)
             adapter.run(T + "create_relations.sql.j2", table=added, paths=merged, depth=depth)
-            adapter.run(T + "create_tree_labels.sql.j2", table=relabelled, paths=merged, depth=depth, fresh=None)
+            adapter.run(T + "create_tree_labels.sql.j2", table=relabelled, paths=merged, depth=depth, fresh=None,
+                        path_bits=bits)
             # The rewritten trees' combinations: taken away as they were, added as they are.
             adapter.run(T + "structure_check.sql.j2", what="held", table=delta, items=labels, only=holders,
                         sign=-1, insert=False, **check)

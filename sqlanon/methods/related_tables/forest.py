@@ -58,6 +58,9 @@ class Forest:
     depth: int = 1
     #: The most paths one record has (projecting through a cut never adds any).
     max_paths: int = 0
+    #: The most nodes one record's source paths have together: no tree of the record, under any cut and after
+    #: any disassociation, has more nodes, so more leaf paths (``CutEvaluator.tree_bits``).
+    max_nodes: int = 0
     #: Whether some record has source paths of different lengths: only then can a cut make one of its paths a
     #: proper prefix of another (a projected path keeps its length), which ``project_paths.sql.j2`` looks for.
     uneven: bool = True
@@ -134,9 +137,10 @@ def build_forest(session: Session, cfg: RelatedTablesConfig) -> Forest:
     forest.domain = [0] * len(classes)
     for cls, width in adapter.run(T + "count_values.sql.j2", dgh=dgh):
         forest.domain[int(cls)] = int(width)
-    roots, records, max_paths, uneven = adapter.run(T + "count_records.sql.j2", root=chain_tables[0]["table"],
-                                                    paths=paths)[0]
+    roots, records, max_paths, uneven, max_nodes = adapter.run(T + "count_records.sql.j2",
+                                                               root=chain_tables[0]["table"], paths=paths)[0]
     forest.roots, forest.records, forest.max_paths = int(roots), int(records), int(max_paths or 0)
+    forest.max_nodes = int(max_nodes or 0)
     forest.uneven = int(uneven or 0) > 0
     # The chains, class values and hierarchies' tables are read only to build the forest: dropped now, they do
     # not hold memory through the search (on TPC-H at scale factor 1 a third of what the tables take).

@@ -632,3 +632,73 @@ def test_the_rpd_bound_changes_no_cut_found(engine: Engine, data: Data, k: int, 
     assert math.isclose(outcomes[0][2], outcomes[1][2], rel_tol=1e-9)
     assert outcomes[1][3] <= outcomes[0][3]
     assert outcomes[0][4] == 0
+
+
+def _structure_run(engine: Engine, data: Data, k: int, m: int, n: int, strategy: str, monkeypatch,
+                   bits: bool) -> tuple:
+    """A search whose FixStructure relates labels by the leaf paths they share (``bits``) or by array lookups
+    (``CutEvaluator.tree_bits``); every tree it leaves is checked to have no more leaves than its record's source
+    paths have nodes together (``Forest.max_nodes``, the bound that makes PATH_BITS bits enough). Its outcome:
+    every FixStructure's cut and disassociations, then the cut, disassociations, RPD and cuts evaluated of the
+    result (None: refused), then whether each FixStructure used bits."""
+    from sqlanon.methods.related_tables.cuts import CutEvaluator
+
+    init, fix = CutEvaluator.__init__, CutEvaluator.fix_structure
+    fixed: list[tuple] = []
+    used: list[bool] = []
+
+    def forced(self: CutEvaluator, *args: Any, **kwargs: Any) -> None:
+        init(self, *args, **kwargs)
+        assert self.tree_bits == (0 < self.forest.max_nodes <= PATH_BITS)
+        self.tree_bits = bits
+
+    def checked(self: CutEvaluator) -> Any:
+        rules = fix(self)
+        used.append(self.tree_bits)
+        fixed.append((sorted(self.map_cut or ()), rules))
+        leaves = self.adapter.execute(
+            f'SELECT max(c) FROM (SELECT count(*) AS c FROM "{self.current}" GROUP BY rid) AS t')
+        assert int(leaves[0][0] or 0) <= self.forest.max_nodes
+        return rules
+
+    monkeypatch.setattr(CutEvaluator, "__init__", forced)
+    monkeypatch.setattr(CutEvaluator, "fix_structure", checked)
+    load(engine, data)
+    try:
+        result = sqlanon.anonymize(parse_config(config(data, None, k=k, m=m, n=n, strategy=strategy)),
+                                   db=engine.url)
+    except NoSolutionError:
+        return fixed, None, used
+    finally:
+        monkeypatch.undo()
+    return fixed, (result.expanded, result.disassociations, round(result.metrics["rpd"], 12),
+                   result.cuts_evaluated), used
+
+
+@settings(max_examples=8, **SETTINGS)
+@given(data=forests(), k=st.integers(2, 4), m=st.integers(2, 3), n=st.integers(1, 2),
+       strategy=st.sampled_from(["greedy_cut", "all_cuts"]))
+def test_fix_structure_relates_labels_by_shared_paths_as_by_lookups(engine: Engine, data: Data, k: int, m: int,
+                                                                    n: int, strategy: str, monkeypatch) -> None:
+    """FixStructure's check relates two labels by the leaf paths of their tree they share (bits of a BIGINT, where
+    no record's source paths have more than 63 nodes together) or by looking one up below the other: the same
+    cuts, disassociations and losses either way."""
+    assume(k <= len(data.cust))
+    outcomes = [_structure_run(engine, data, k, m, n, strategy, monkeypatch, bits)[:2] for bits in (False, True)]
+    assert outcomes[0] == outcomes[1]
+
+
+def test_fix_structure_by_shared_paths_disassociates_as_by_lookups(engine: Engine, monkeypatch) -> None:
+    """The forest of the changed-records test above, whose specializations break the structure: AllCutSearch
+    runs FixStructure, with bits and with lookups, and both disassociate the same relations in every cut."""
+    cust = [(c, "a1") for c in range(4)]
+    ords = [(2 * c + j, c, day) for c in range(4) for j, day in enumerate(("d1", "d3"))]
+    items = [(o, o, kind) for o, kind in enumerate(["x", "y", "y", "x"] * 2)]
+    data = Data(cust, ords, items, None, None)
+    outcomes = []
+    for bits in (False, True):
+        *outcome, used = _structure_run(engine, data, 3, 2, 1, "all_cuts", monkeypatch, bits)
+        assert used and set(used) == {bits}
+        outcomes.append(outcome)
+    assert outcomes[0] == outcomes[1]
+    assert any(rules for _, rules in outcomes[0][0]), outcomes
