@@ -785,6 +785,12 @@ CASES: dict[str, tuple[str, dict[str, Any]]] = {
         "write_paths": {"table": ("analytics", "sqlanon_tmp_0123456789ab"), "or_replace": True,
                         "nodes": ("analytics", "customer_trees"), "classes": ["nation", WEIRD, PERCENT], "depth": 3},
     }.items()},
+    "rt_structure_check_rules_path_bits": ("methods/related_tables/structure_check.sql.j2", {
+        "what": "rules", "violations": f"{PREFIX}rviol", "items": f"{PREFIX}rtitems",
+        "weights": f"{PREFIX}rweights", "m": 3, "k": 20, "masks": rt_masks(3, 2), "limit": 1000, "path_bits": True}),
+    "rt_select_holders_items": ("methods/related_tables/select_holders.sql.j2",
+                                {"table": f"{PREFIX}rholders", "items": f"{PREFIX}rtitems",
+                                 "rules": [(4, 17), (4, 21)]}),
     "rt_rpd_bound_none_open": ("methods/related_tables/rpd_bound.sql.j2",
                                {"paths": f"{PREFIX}rp0", "map": f"{PREFIX}rmap", "dgh": f"{PREFIX}rdgh", "depth": 3,
                                 "open": []}),

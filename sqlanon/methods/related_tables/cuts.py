@@ -235,7 +235,8 @@ class CutEvaluator:
 
         Each round takes the violating relation with the fewest records (FixStructure's choice) and, with it,
         other violating relations whose disassociations commute with it (``_round``), then checks again. Only the
-        trees holding a relation are rewritten, and their relations recomputed. The check is kept up to date
+        trees holding a relation are rewritten, and their relations recomputed (with ``tree_bits``, read from the
+        labels' paths: no table of relations is kept). The check is kept up to date
         (``structure_check.sql.j2``): the supports of the combinations the rewritten trees held before and hold
         after are corrected, and only those combinations are looked at again."""
         trees = self.current = self.trees[0]
@@ -243,8 +244,9 @@ class CutEvaluator:
         adapter, relations, labels, depth = self.adapter, self.relations, self.tree_items, self.forest.depth
         held, violations, delta, affected = self.check_tables
         self._drop(relations, labels, held, violations)
-        adapter.run(T + "create_relations.sql.j2", table=relations, paths=trees, depth=depth)
         bits = self.tree_bits
+        if not bits:
+            adapter.run(T + "create_relations.sql.j2", table=relations, paths=trees, depth=depth)
         adapter.run(T + "create_tree_labels.sql.j2", table=labels, paths=trees, depth=depth, fresh=None,
                     path_bits=bits)
         check = {"held": held, "violations": violations, "delta": delta, "affected": affected,
@@ -256,7 +258,7 @@ class CutEvaluator:
         holders, rewritten, merged, added = self.trees[1], self.trees[2], self.scratch_merged, self.scratch_added
         relabelled = self.scratch_labels
         while True:
-            found = adapter.run(T + "structure_check.sql.j2", what="rules", **check)
+            found = adapter.run(T + "structure_check.sql.j2", what="rules", items=labels, **check)
             if not found:
                 return tuple(rules)
             if not self.structure:
@@ -264,11 +266,13 @@ class CutEvaluator:
             taken = self._round(found)
             rules.extend(taken)
             self._drop(holders, rewritten, merged, added, relabelled, delta, affected)
-            adapter.run(T + "select_holders.sql.j2", table=holders, relations=relations, rules=taken)
+            adapter.run(T + "select_holders.sql.j2", table=holders, rules=taken,
+                        **({"items": labels} if bits else {"relations": relations}))
             adapter.run(T + "disassociate.sql.j2", table=rewritten, paths=trees, rules=taken, depth=depth,
                         only=holders)
             adapter.run(T + "project_paths.sql.j2", table=merged, paths=rewritten, map=None, depth=depth)
-            adapter.run(T + "create_relations.sql.j2", table=added, paths=merged, depth=depth)
+            if not bits:
+                adapter.run(T + "create_relations.sql.j2", table=added, paths=merged, depth=depth)
             adapter.run(T + "create_tree_labels.sql.j2", table=relabelled, paths=merged, depth=depth, fresh=None,
                         path_bits=bits)
             # The rewritten trees' combinations: taken away as they were, added as they are.
@@ -276,7 +280,7 @@ class CutEvaluator:
                         sign=-1, insert=False, **check)
             adapter.run(T + "structure_check.sql.j2", what="held", table=delta, items=relabelled, only=None,
                         sign=1, insert=True, **check)
-            for table, rows in ((trees, merged), (relations, added), (labels, relabelled)):
+            for table, rows in ((trees, merged), (labels, relabelled), *(() if bits else ((relations, added),))):
                 adapter.run(T + "replace_trees.sql.j2", table=table, only=holders, delete=True)
                 adapter.run(T + "replace_trees.sql.j2", table=table, rows=rows, delete=False)
             for what in ("affected", "merge", "unviolate", "violations"):

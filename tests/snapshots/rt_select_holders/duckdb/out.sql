@@ -1,5 +1,7 @@
 -- select_holders: the trees holding one of a round's relations a ~> b (its disassociations rewrite only those).
--- context: table (new), relations, rules (list of (a, b) node ids)
+-- With `items` (create_tree_labels.sql.j2's with path_bits) instead of `relations`, a tree holds a ~> b when
+-- the paths its labels a and b are on intersect.
+-- context: table (new), relations or items, rules (list of (a, b) node ids)
 -- columns: rid
 CREATE TEMPORARY TABLE "sqlanon_0a1b2c3d_rholders" AS
 SELECT DISTINCT ad.rid

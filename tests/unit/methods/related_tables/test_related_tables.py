@@ -642,6 +642,7 @@ def _structure_run(engine: Engine, data: Data, k: int, m: int, n: int, strategy:
     every FixStructure's cut and disassociations, then the cut, disassociations, RPD and cuts evaluated of the
     result (None: refused), then whether each FixStructure used bits."""
     from sqlanon.methods.related_tables.cuts import CutEvaluator
+    from sqlanon.methods.related_tables.forest import T
 
     init, fix = CutEvaluator.__init__, CutEvaluator.fix_structure
     fixed: list[tuple] = []
@@ -651,6 +652,30 @@ def _structure_run(engine: Engine, data: Data, k: int, m: int, n: int, strategy:
         init(self, *args, **kwargs)
         assert self.tree_bits == (0 < self.forest.max_nodes <= PATH_BITS)
         self.tree_bits = bits
+        run = self.adapter.run
+
+        def compared(template: str, **context: Any) -> Any:
+            """Each round's relations and their supports read from the labels' bits are those of a table of the
+            current trees' relations, and so are the trees holding them."""
+            out = run(template, **context)
+            name = template.rsplit("/", 1)[-1]
+            if context.get("path_bits") and name == "structure_check.sql.j2" and context["what"] == "rules" or (
+                    name == "select_holders.sql.j2" and context.get("items")):
+                relations = "test_relations"
+                self.adapter.drop_tables([relations])
+                run(T + "create_relations.sql.j2", table=relations, paths=self.trees[0], depth=self.forest.depth)
+                if name == "select_holders.sql.j2":
+                    run(template, **{**context, "items": None, "relations": relations, "table": "test_holders"})
+                    assert sorted(self.adapter.execute(f'SELECT rid FROM "{context["table"]}"')) == sorted(
+                        self.adapter.execute('SELECT rid FROM "test_holders"'))
+                    self.adapter.drop_tables(["test_holders"])
+                else:
+                    expected = run(template, **{**context, "path_bits": False, "relations": relations})
+                    assert [tuple(map(float, r)) for r in out] == [tuple(map(float, r)) for r in expected]
+                self.adapter.drop_tables([relations])
+            return out
+
+        self.adapter.run = compared
 
     def checked(self: CutEvaluator) -> Any:
         rules = fix(self)

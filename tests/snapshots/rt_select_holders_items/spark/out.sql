@@ -1,0 +1,11 @@
+-- select_holders: the trees holding one of a round's relations a ~> b (its disassociations rewrite only those).
+-- With `items` (create_tree_labels.sql.j2's with path_bits) instead of `relations`, a tree holds a ~> b when
+-- the paths its labels a and b are on intersect.
+-- context: table (new), relations or items, rules (list of (a, b) node ids)
+-- columns: rid
+CACHE TABLE `sqlanon_0a1b2c3d_rholders` AS
+SELECT DISTINCT ia.rid
+FROM `sqlanon_0a1b2c3d_rtitems` AS ia
+JOIN (VALUES (CAST(? AS INTEGER), CAST(? AS INTEGER)), (CAST(? AS INTEGER), CAST(? AS INTEGER))) AS r (a, b) ON ia.item = r.a
+JOIN `sqlanon_0a1b2c3d_rtitems` AS ib ON ib.rid = ia.rid AND ib.item = r.b AND (ia.on_paths & ib.on_paths) <> 0
+-- bind parameters: [4, 17, 4, 21]
