@@ -114,7 +114,7 @@ class CutEvaluator:
         #: Whether FixStructure's labels carry the leaf paths of their tree they are on as the bits of a BIGINT
         #: (``create_tree_labels.sql.j2``'s ``path_bits``), so that its check relates two labels by a bitwise AND
         #: instead of an array search: where no record's source paths have more than PATH_BITS nodes together,
-        #: no tree of a record has more leaves, under any cut or disassociation (benchmarks/README.md).
+        #: no tree of a record has more leaves, under any cut or disassociation (docs/related_tables.md).
         self.tree_bits = 0 < forest.max_nodes <= PATH_BITS
         #: Whether each specialization ``specializations`` checked for structure has a structural violation, for
         #: ``evaluate`` to read (none is asked of a parent with disassociations).
@@ -257,6 +257,8 @@ class CutEvaluator:
         adapter.run(T + "structure_check.sql.j2", what="violations", **{**check, "affected": None})
         holders, rewritten, merged, added = self.trees[1], self.trees[2], self.scratch_merged, self.scratch_added
         relabelled = self.scratch_labels
+        # The tables kept up to date in place: each with the rewritten trees' new rows.
+        replaced = [(trees, merged), (labels, relabelled)] + ([] if bits else [(relations, added)])
         while True:
             found = adapter.run(T + "structure_check.sql.j2", what="rules", items=labels, **check)
             if not found:
@@ -280,7 +282,7 @@ class CutEvaluator:
                         sign=-1, insert=False, **check)
             adapter.run(T + "structure_check.sql.j2", what="held", table=delta, items=relabelled, only=None,
                         sign=1, insert=True, **check)
-            for table, rows in ((trees, merged), (labels, relabelled), *(() if bits else ((relations, added),))):
+            for table, rows in replaced:
                 adapter.run(T + "replace_trees.sql.j2", table=table, only=holders, delete=True)
                 adapter.run(T + "replace_trees.sql.j2", table=table, rows=rows, delete=False)
             for what in ("affected", "merge", "unviolate", "violations"):

@@ -659,12 +659,13 @@ def _structure_run(engine: Engine, data: Data, k: int, m: int, n: int, strategy:
             current trees' relations, and so are the trees holding them."""
             out = run(template, **context)
             name = template.rsplit("/", 1)[-1]
-            if context.get("path_bits") and name == "structure_check.sql.j2" and context["what"] == "rules" or (
-                    name == "select_holders.sql.j2" and context.get("items")):
+            rules = name == "structure_check.sql.j2" and context["what"] == "rules" and context.get("path_bits")
+            holders = name == "select_holders.sql.j2" and context.get("items")
+            if rules or holders:
                 relations = "test_relations"
                 self.adapter.drop_tables([relations])
                 run(T + "create_relations.sql.j2", table=relations, paths=self.trees[0], depth=self.forest.depth)
-                if name == "select_holders.sql.j2":
+                if holders:
                     run(template, **{**context, "items": None, "relations": relations, "table": "test_holders"})
                     assert sorted(self.adapter.execute(f'SELECT rid FROM "{context["table"]}"')) == sorted(
                         self.adapter.execute('SELECT rid FROM "test_holders"'))
