@@ -11,7 +11,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -46,16 +46,21 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def listening(port: int, limit: float = 120) -> bool:
+def listening(port: int, limit: float = 120, failed: Callable[[], bool] = lambda: False) -> bool:
     """Whether a server on this machine listens on ``port`` within ``limit`` seconds (a Spark daemon's JVM
-    takes seconds to start)."""
+    takes seconds to start); False as soon as ``failed`` says it will not."""
     deadline = time.monotonic() + limit
-    while time.monotonic() < deadline:
+    while time.monotonic() < deadline and not failed():
         with socket.socket() as s:
             if s.connect_ex(("127.0.0.1", port)) == 0:
                 return True
         time.sleep(0.5)
     return False
+
+
+#: A free port can be taken by another process before the server binds it (seen once in CI: a BindException);
+#: the server is then started again on another port, this many times in all.
+START_ATTEMPTS = 3
 
 
 @pytest.fixture(scope="module")
@@ -64,21 +69,34 @@ def connect_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     import pyspark
 
     home = Path(pyspark.__file__).parent
-    logs = tmp_path_factory.mktemp("spark-connect")
-    port = free_port()
-    env = {**os.environ, "SPARK_HOME": str(home), "SPARK_LOG_DIR": str(logs), "SPARK_PID_DIR": str(logs),
-           "SPARK_IDENT_STRING": f"sqlanon-{port}"}
-    subprocess.run(["bash", str(home / "sbin" / "start-connect-server.sh"), "--master", "local[2]",
-                    "--conf", f"spark.connect.grpc.binding.port={port}",
-                    "--conf", f"spark.sql.warehouse.dir={logs / 'warehouse'}",
-                    "--conf", "spark.sql.shuffle.partitions=2"], env=env, check=True, capture_output=True)
-    try:
-        if not listening(port):
-            pytest.fail("the Spark Connect server did not start:\n" + "\n".join(
-                p.read_text()[-3000:] for p in logs.glob("*.out")))
-        yield f"sc://127.0.0.1:{port}"
-    finally:
-        subprocess.run(["bash", str(home / "sbin" / "stop-connect-server.sh")], env=env, capture_output=True)
+    for _ in range(START_ATTEMPTS):
+        logs = tmp_path_factory.mktemp("spark-connect")
+        port = free_port()
+        env = {**os.environ, "SPARK_HOME": str(home), "SPARK_LOG_DIR": str(logs), "SPARK_PID_DIR": str(logs),
+               "SPARK_IDENT_STRING": f"sqlanon-{port}"}
+        subprocess.run(["bash", str(home / "sbin" / "start-connect-server.sh"), "--master", "local[2]",
+                        "--conf", f"spark.connect.grpc.binding.port={port}",
+                        "--conf", f"spark.sql.warehouse.dir={logs / 'warehouse'}",
+                        "--conf", "spark.sql.shuffle.partitions=2"], env=env, check=True, capture_output=True)
+        try:
+            if listening(port, failed=lambda where=logs: bind_failed(where)):
+                yield f"sc://127.0.0.1:{port}"
+                return
+            if not bind_failed(logs):
+                pytest.fail("the Spark Connect server did not start:\n" + server_log(logs)[-3000:])
+        finally:
+            subprocess.run(["bash", str(home / "sbin" / "stop-connect-server.sh")], env=env, capture_output=True)
+    pytest.fail(f"the Spark Connect server found no free port in {START_ATTEMPTS} attempts:\n"
+                + server_log(logs)[-3000:])
+
+
+def server_log(logs: Path) -> str:
+    return "\n".join(p.read_text() for p in logs.glob("*.out"))
+
+
+def bind_failed(logs: Path) -> bool:
+    """Whether the server's log says its port was taken."""
+    return "java.net.BindException" in server_log(logs)
 
 
 def client(url: str, action: str) -> str:
