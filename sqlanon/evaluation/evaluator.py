@@ -25,6 +25,8 @@ _COMMENT_LINE = re.compile(r"^[ \t]*--.*\n", re.MULTILINE)
 #: Largest frequency set whose model node queries run prepared with the levels as parameters: choosing a
 #: level's column with CASE costs per row, the parsing it saves is per query.
 PREPARED_MAX_ROWS = 1_000_000
+#: Most arguments GROUPING takes on PostgreSQL, which numbers the grouping sets of a batch of checks.
+GROUPING_ARGUMENTS = 31
 
 
 #: Class statistics a node query may count besides the suppressed records, in the order of its columns.
@@ -93,6 +95,8 @@ class NodeEvaluator:
         self._shapes: dict[tuple[bool, str, bool], tuple[str, str, list[object]]] = {}
         self._keys: dict[tuple[bool, ...], str] = {}
         self._markers = tuple(_LEVEL_MARKER.format(i) for i in range(len(fset.single_code)))
+        #: Feasibility checks run ahead by ``prefetch``, taken by ``evaluate`` as it asks for them.
+        self._prefetched: dict[Node, NodeStats] = {}
         self.evaluated = 0
 
     def context(self, node: Sequence[int | str], loss_weights: bool,
@@ -236,11 +240,67 @@ class NodeEvaluator:
         weights = self.loss_weights and for_metric
         if cached is not None and (cached.suppressed_weights is not None or not weights):
             return cached
-        if cached is None:
+        ahead = self._prefetched.pop(node, None)  # counted when it ran
+        if cached is None and ahead is not None and not weights:
+            self.cache[node] = ahead
+            return ahead
+        if cached is None and ahead is None:
             self.evaluated += 1
         stats = self._run(node, weights)
         self.cache[node] = stats
         return stats
+
+    def prefetch(self, nodes: Sequence[Node]) -> None:
+        """Run the feasibility checks of those of ``nodes`` not checked yet together, one statement per table
+        they read (``evaluate_nodes_k_anonymity.sql.j2``), where their checks are k-anonymity queries read whole
+        and the engine's tuning batches them (``BATCHED_CHECKS``); ``evaluate`` then takes each summary as its
+        check. Nodes whose checks take another shape, or that are alone on their table, are left to
+        ``evaluate``."""
+        if self.judged or not self.tuning.BATCHED_CHECKS:
+            return
+        by_table: dict[str, list[Node]] = {}
+        for node in dict.fromkeys(nodes):
+            if node in self.cache or node in self._prefetched:
+                continue
+            table, sliced = self._table(node, False)
+            if not sliced:
+                by_table.setdefault(table, []).append(node)
+        for table, batch in by_table.items():
+            while len(batch) > 1:
+                taken = self._prefetch_batch(table, batch)
+                batch = batch[taken:]
+
+    def _prefetch_batch(self, table: str, nodes: list[Node]) -> int:
+        """Check a prefix of ``nodes`` on ``table`` in one statement; returns how many it took: all, or as many
+        as keep the columns GROUPING numbers the sets by within ``GROUPING_ARGUMENTS``."""
+        keys: dict[str, tuple[list[Node], list[str]]] = {}  # a class key's SQL -> its nodes (a level with
+        grouped_by: dict[str, None] = {}  # one code groups nothing, so nodes may share a key) and what it groups by
+        taken = 0
+        for node in nodes:
+            grouped = self._grouped(node)
+            key = _LEVEL_PATTERN.sub(lambda m, n=node: str(n[int(m.group(1))]), self._class_key(self._markers, grouped))
+            parts = [key] if self._radices(grouped) else [f"q{i}_{level}" for i, level in enumerate(node) if grouped[i]]
+            if keys and key not in keys and len(grouped_by.keys() | set(parts)) > GROUPING_ARGUMENTS:
+                break
+            keys.setdefault(key, ([], parts))[0].append(node)
+            grouped_by.update(dict.fromkeys(parts))
+            taken += 1
+        if len(keys) < 2 or len(grouped_by) > GROUPING_ARGUMENTS:  # the usual shape (cheaper for one key)
+            return taken
+        columns = list(grouped_by)
+        self._ready(table)
+        sql, params = self.adapter.render(
+            "evaluate_nodes_k_anonymity.sql.j2", **self.context(nodes[0], False, table=table),
+            groupings=list(keys), grouped_by=columns)
+        rows = {int(row[0]): row[1:] for row in self.adapter.execute(sql, params)}
+        empty = (None,) * (1 + len(self.class_statistics))
+        for members, parts in keys.values():
+            # GROUPING's bits, its first argument the highest: 1 for each argument the set does not group by
+            number = sum(1 << (len(columns) - 1 - i) for i, column in enumerate(columns) if column not in parts)
+            for node in members:
+                self._prefetched[node] = self.stats_from_row(node, rows.get(number, empty), False)
+        self.evaluated += taken
+        return taken
 
     def evaluate_full(self, node: Node) -> NodeStats:
         """All aggregates for the chosen node (the report gives every metric)."""

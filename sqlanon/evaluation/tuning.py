@@ -55,6 +55,9 @@ class NodeQueryTuning:
     #: ``create_part_ranges.sql.j2``, ``macros/parts.sql.j2``) instead of through an index on the part
     #: (``reads_part_ranges``).
     PART_RANGES: bool = False
+    #: A search may check several independent nodes' k-anonymity in one statement, a grouping set each
+    #: (``NodeEvaluator.prefetch``): where a small check's cost is mostly the statement's, not its rows'.
+    BATCHED_CHECKS: bool = False
 
     def reads_part_ranges(self, adapter: EngineAdapter) -> bool:
         """Whether sliced checks read parts by their ranges of row positions (``PART_RANGES``) on this server."""

@@ -387,6 +387,19 @@ CASES: dict[str, tuple[str, dict[str, Any]]] = {
         {"table": f"{PREFIX}fs", "levels": [0, 1, 3, 1], "grouped": [True, False, True, True], "k": 10,
          "loss_weights": True, **NO_MODELS, "float_sums": True, "radices": [100001, 7, 54, 3]},
     ),
+    "evaluate_nodes_columns": (
+        "evaluate_nodes_k_anonymity.sql.j2",
+        {"table": f"{PREFIX}fs", "levels": [1, 2], "grouped": [True, True], "k": 5, "loss_weights": False,
+         **NO_MODELS, "counted": ["classes", "dm_star"], "groupings": ["q0_1, q1_2", "q0_2"],
+         "grouped_by": ["q0_1", "q1_2", "q0_2"]},
+    ),
+    "evaluate_nodes_packed": (
+        "evaluate_nodes_k_anonymity.sql.j2",
+        {"table": f"{PREFIX}fsc", "levels": [1, 2], "grouped": [True, True], "k": 5, "loss_weights": False,
+         **NO_MODELS, "float_sums": True, "counted": [],
+         "groupings": ["(CAST(q0_1 AS BIGINT)) * 7 + q1_2", "CAST(q0_2 AS BIGINT)"],
+         "grouped_by": ["(CAST(q0_1 AS BIGINT)) * 7 + q1_2", "CAST(q0_2 AS BIGINT)"]},
+    ),
     "evaluate_node_models": (
         "evaluate_node_judged.sql.j2",
         {"table": f"{PREFIX}fs", "levels": [1, 0], "k": 5, "loss_weights": True, **MODELS},

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import bisect
 import heapq
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import ClassVar
@@ -141,6 +141,19 @@ class SearchProblem:
         be suppressed (Loss then equals its bound; DM* and AECS come from the check's class counts), or the
         levels determine the value (WIL, precision, height)."""
         return self.ctx.max_suppressed == 0 or self.metric.levels_determine_value
+
+    @property
+    def batched_checks(self) -> bool:
+        """Whether ``prefetch`` runs checks together: where the engine batches them, and not on a budget, which
+        counts the nodes checked one by one (``limits``)."""
+        return (self.evaluator.tuning.BATCHED_CHECKS and not self.evaluator.judged and not self.implicit
+                and (self.limits is None or not self.limits.bounded))
+
+    def prefetch(self, nodes: Sequence[Node]) -> None:
+        """Check together those of ``nodes`` that no tag settles (``NodeEvaluator.prefetch``); ``evaluate`` then
+        takes each check as it asks for it."""
+        if self.batched_checks:
+            self.evaluator.prefetch([n for n in nodes if self.space.tag(n) is None])
 
     def is_feasible(self, node: Node) -> bool:
         """Feasibility, from a predictive tag when there is one, else from SQL."""

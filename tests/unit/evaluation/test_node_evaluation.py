@@ -20,6 +20,7 @@ from sqlanon.engines.duckdb_tuning import DuckDBNodeQueryTuning
 from sqlanon.engines.postgres_tuning import PostgresNodeQueryTuning
 from sqlanon.errors import InputError
 from sqlanon.evaluation import FrequencySet, NodeEvaluator, rollup, slicing
+from sqlanon.evaluation import evaluator as evaluator_module
 from sqlanon.evaluation.evaluator import exact_in_double
 from sqlanon.evaluation.tuning import tuning_for
 from sqlanon.metrics import METRICS
@@ -81,11 +82,27 @@ def test_node_evaluation_matches_oracle(engine, case: Case, data: st.DataObject)
         assert evaluator.float_sums == float_sums  # tiny tables: far below 2^53
         all_nodes = oracle.nodes()
         nodes = data.draw(st.lists(st.sampled_from(all_nodes), min_size=1, max_size=6, unique=True), label="nodes")
+        # And the checks one by one, or together (DuckDB's and PostgreSQL's; a grouping set per class key), in as
+        # many statements as a cap of 3 on GROUPING's arguments (PostgreSQL's is 31) makes them.
+        ahead: set = set()
+        if engine.name != "spark" and data.draw(st.booleans(), label="batched checks"):
+            tuning.BATCHED_CHECKS = True
+            with pytest.MonkeyPatch.context() as mp:
+                mp.setattr(evaluator_module, "GROUPING_ARGUMENTS", data.draw(st.sampled_from([3, 31])))
+                before = session.adapter.statements
+                evaluator.prefetch(nodes)
+            ahead = set(evaluator._prefetched)
+            batched = session.adapter.statements - before
+            event(f"{len(ahead)} of {len(nodes)} checks batched")
+            assert 2 * batched <= len(ahead) <= len(nodes)  # each statement checks two class keys or more
+            assert evaluator.evaluated == len(ahead)
         for node in nodes:
             expected = oracle.evaluate(node)
             where = f"node {node}"
             # The feasibility check first (the code table, when there is one), then the metric's own query.
+            before = session.adapter.statements
             check = evaluator.evaluate(node, for_metric=False)
+            assert (session.adapter.statements == before) == (node in ahead), where  # a batched check runs no SQL
             assert evaluator.context(node, False)["table"] == (prepared.fset.codes_table or prepared.fset.table)
             assert check.suppressed_records == expected.suppressed, where
             want_counts = {"classes": len(expected.classes), "suppressed_classes": expected.suppressed_classes,

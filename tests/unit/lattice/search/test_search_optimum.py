@@ -17,7 +17,9 @@ from hypothesis import event, example, given, settings
 from hypothesis import strategies as st
 
 import sqlanon
+from sqlanon.engines.duckdb_tuning import DuckDBNodeQueryTuning
 from sqlanon.errors import InputError, NoSolutionError
+from sqlanon.lattice.search import flash
 from tests.helpers import on_engines, sliced_everywhere
 from tests.oracle import METRIC_NAMES, Oracle
 from tests.strategies import SETTINGS, STRATEGY_NAMES, Case, cases, close, fresh
@@ -127,3 +129,37 @@ def _flash_finds_the_oracle_optimum(engine, case: Case, table: str, oracle: Orac
         assert close(result.metrics[metric], oracle.display(metric, value)), where
         assert result.suppressed_rows == oracle.evaluate(node).suppressed, where
         assert result.nodes_evaluated <= len(oracle.nodes()), where
+
+
+@on_engines("duckdb", "postgres")
+def test_the_cover_checks_incomparable_nodes_together(engine, monkeypatch) -> None:
+    """Without suppression Flash's cover checks up to COVER_BATCH maximal nodes of the open region in one
+    statement (``NodeEvaluator.prefetch``): the oracle's optimum, in fewer statements than one check each.
+    PostgreSQL's tuning batches checks; DuckDB's does not (no faster there), but runs the same SQL when told."""
+    monkeypatch.setattr(DuckDBNodeQueryTuning, "BATCHED_CHECKS", True)
+    labels = {"a": ["ab", "*"], "b": ["ab", "*"], "c": ["cd", "*"], "d": ["cd", "*"]}
+    qis = ["qa", "qb", "qc"]
+    rows = [{"qa": "abcd"[i % 4], "qb": "abcd"[i // 4 % 4], "qc": "abcd"[i // 16 % 4 if i % 5 else 0], "note": None}
+            for i in range(60)]
+    case = Case(qis=qis, hierarchies=dict.fromkeys(qis, labels), types=dict.fromkeys(qis, "VARCHAR"),
+                level_loss=dict.fromkeys(qis), rows=rows, k=4, suppression_limit=0, null_handling="extended",
+                priorities=dict.fromkeys(qis, 1.0))
+    table = fresh("src")
+    case.create_table(engine, table)
+    oracle = case.oracle()
+    node, value = oracle.optimum("loss")
+    assert 0 < sum(node) < 6  # neither the bottom nor the top: the cover has a region to check
+    cfg = case.config(engine, table, metric="loss", strategy="flash")
+    sqlanon.anonymize(cfg, dry_run=True)  # the first run in a database also makes the run history's tables
+    runs = {}
+    for batch in (1, flash.COVER_BATCH, 1):  # one check a statement before and after: the same fixed statements
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setattr(flash, "COVER_BATCH", batch)
+            runs.setdefault(batch, []).append(sqlanon.anonymize(cfg, dry_run=True))
+    for result in runs[1] + runs[flash.COVER_BATCH]:
+        assert result.transformation == dict(zip(qis, node, strict=True))
+        assert close(result.metrics["loss"], oracle.display("loss", value))
+    (alone, again), (batched,) = runs[1], runs[flash.COVER_BATCH]
+    assert alone.statements == again.statements and alone.nodes_evaluated >= 4
+    # every check alone is a statement; together, at least two fewer
+    assert batched.statements <= alone.statements - 2, (batched.statements, alone.statements)
