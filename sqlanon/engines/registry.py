@@ -105,6 +105,7 @@ ENGINES: tuple[EngineEntry, ...] = (
     EngineEntry(
         name="spark", url_prefixes=("spark:", "sc:"), backends=(), connection=("pyspark.sql", "SparkSession"),
         connection_label="SparkSession", adapter="sqlanon.engines.spark:SparkAdapter",
+        node_query_tuning="sqlanon.engines.spark_tuning:SparkNodeQueryTuning",
     ),
 )
 

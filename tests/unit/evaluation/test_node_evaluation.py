@@ -31,7 +31,7 @@ from tests.strategies import QI_NAMES, SETTINGS, Case, cases, close, fresh, text
 
 pytestmark = pytest.mark.spark
 
-#: Sliced checks and rolled-up code tables are DuckDB's and PostgreSQL's node query tunings; Spark's neutral
+#: Sliced checks and rolled-up code tables are DuckDB's and PostgreSQL's node query tunings; Spark's
 #: tuning has neither (README, "On a cluster"), so the tests of their workings run on those two.
 SLICING_ENGINES = on_engines("duckdb", "postgres")
 
@@ -82,10 +82,10 @@ def test_node_evaluation_matches_oracle(engine, case: Case, data: st.DataObject)
         assert evaluator.float_sums == float_sums  # tiny tables: far below 2^53
         all_nodes = oracle.nodes()
         nodes = data.draw(st.lists(st.sampled_from(all_nodes), min_size=1, max_size=6, unique=True), label="nodes")
-        # And the checks one by one, or together (DuckDB's and PostgreSQL's; a grouping set per class key), in as
+        # And the checks one by one, or together (a grouping set per class key), in as
         # many statements as a cap of 3 on GROUPING's arguments (PostgreSQL's is 31) makes them.
         ahead: set = set()
-        if engine.name != "spark" and data.draw(st.booleans(), label="batched checks"):
+        if data.draw(st.booleans(), label="batched checks"):
             tuning.BATCHED_CHECKS = True
             with pytest.MonkeyPatch.context() as mp:
                 mp.setattr(evaluator_module, "GROUPING_ARGUMENTS", data.draw(st.sampled_from([3, 31])))

@@ -1,16 +1,15 @@
 -- evaluate_nodes_k_anonymity: the k-anonymity feasibility checks of several nodes in one statement, one grouping
--- set per node's class key over one scan of the table (NodeEvaluator.prefetch). A statement's parsing, planning
--- and round trip are most of a small check's cost: ADULT's checks eight at a time took DuckDB 2.5 ms against
--- 4.9 one by one, PostgreSQL 10 against 16.6 (benchmarks/README.md).
+-- set per node's class key over one scan of the table (NodeEvaluator.prefetch), where the engine's tuning says
+-- so (BATCHED_CHECKS): ADULT's checks eight at a time took PostgreSQL 10 ms against 16.6 one by one.
 -- context: as evaluate_node_k_anonymity.sql.j2 without loss_weights, plus groupings (per distinct class key, its
 --          SQL: columns, or a packed key) and grouped_by (every column or expression of the class keys, once:
 --          GROUPING over them numbers each grouping set, as NodeEvaluator.prefetch computes it)
--- columns: grouping_id, then evaluate_node_k_anonymity.sql.j2's columns for that node; no row for a grouping
+-- columns: grouping_set, then evaluate_node_k_anonymity.sql.j2's columns for that node; no row for a grouping
 --          without classes (an empty table), read as a check that found none
-SELECT g AS grouping_id, sum(s) FILTER (WHERE s < ?) AS suppressed_records
+SELECT g AS grouping_set, sum(s) FILTER (WHERE s < ?) AS suppressed_records
 
 FROM (
-  SELECT GROUPING((CAST(q0_1 AS BIGINT)) * 7 + q1_2, CAST(q0_2 AS BIGINT)) AS g, sum(CAST(cnt AS DOUBLE)) AS s
+  SELECT grouping_id((CAST(q0_1 AS BIGINT)) * 7 + q1_2, CAST(q0_2 AS BIGINT)) AS g, sum(CAST(cnt AS DOUBLE)) AS s
   FROM `sqlanon_0a1b2c3d_fsc`
   GROUP BY GROUPING SETS (((CAST(q0_1 AS BIGINT)) * 7 + q1_2), (CAST(q0_2 AS BIGINT)))
 ) AS classes
