@@ -29,6 +29,9 @@ PREPARED_MAX_ROWS = 1_000_000
 GROUPING_ARGUMENTS = 31
 
 
+#: An argument of GROUPING in a batch of checks: a packed class key (its (QI, level) pairs) or a column (one pair).
+Argument = tuple[tuple[int, int], ...] | tuple[int, int]
+
 #: Class statistics a node query may count besides the suppressed records, in the order of its columns.
 CLASS_STATISTICS = ("classes", "suppressed_classes", "dm_star")
 
@@ -250,13 +253,18 @@ class NodeEvaluator:
         self.cache[node] = stats
         return stats
 
+    @property
+    def batches_checks(self) -> bool:
+        """Whether ``prefetch`` runs checks together: k-anonymity checks where the engine's tuning batches them."""
+        return self.tuning.BATCHED_CHECKS and not self.judged
+
     def prefetch(self, nodes: Sequence[Node]) -> None:
         """Run the feasibility checks of those of ``nodes`` not checked yet together, one statement per table
         they read (``evaluate_nodes_k_anonymity.sql.j2``), where their checks are k-anonymity queries read whole
         and the engine's tuning batches them (``BATCHED_CHECKS``); ``evaluate`` then takes each summary as its
         check. Nodes whose checks take another shape, or that are alone on their table, are left to
         ``evaluate``."""
-        if self.judged or not self.tuning.BATCHED_CHECKS:
+        if not self.batches_checks:
             return
         by_table: dict[str, list[Node]] = {}
         for node in dict.fromkeys(nodes):
@@ -272,35 +280,47 @@ class NodeEvaluator:
 
     def _prefetch_batch(self, table: str, nodes: list[Node]) -> int:
         """Check a prefix of ``nodes`` on ``table`` in one statement; returns how many it took: all, or as many
-        as keep the columns GROUPING numbers the sets by within ``GROUPING_ARGUMENTS``."""
-        keys: dict[str, tuple[list[Node], list[str]]] = {}  # a class key's SQL -> its nodes (a level with
-        grouped_by: dict[str, None] = {}  # one code groups nothing, so nodes may share a key) and what it groups by
+        as keep the arguments GROUPING numbers the sets by within ``GROUPING_ARGUMENTS``."""
+        # A grouping set per class key, the node's (QI, level) pairs (a level with one code groups nothing, so
+        # nodes may share one). GROUPING's arguments: a packed key's own expression, or an unpacked key's
+        # columns, each once.
+        sets: dict[tuple[tuple[int, int], ...], tuple[list[Node], list[Argument]]] = {}
+        arguments: dict[Argument, None] = {}
         taken = 0
         for node in nodes:
             grouped = self._grouped(node)
-            key = _LEVEL_PATTERN.sub(lambda m, n=node: str(n[int(m.group(1))]), self._class_key(self._markers, grouped))
-            parts = [key] if self._radices(grouped) else [f"q{i}_{level}" for i, level in enumerate(node) if grouped[i]]
-            if keys and key not in keys and len(grouped_by.keys() | set(parts)) > GROUPING_ARGUMENTS:
+            pairs = tuple((i, level) for i, (level, kept) in enumerate(zip(node, grouped, strict=True)) if kept)
+            parts: list[Argument] = [pairs] if self._radices(grouped) else list(pairs)
+            if sets and pairs not in sets and len(arguments.keys() | set(parts)) > GROUPING_ARGUMENTS:
                 break
-            keys.setdefault(key, ([], parts))[0].append(node)
-            grouped_by.update(dict.fromkeys(parts))
+            sets.setdefault(pairs, ([], parts))[0].append(node)
+            arguments.update(dict.fromkeys(parts))
             taken += 1
-        if len(keys) < 2 or len(grouped_by) > GROUPING_ARGUMENTS:  # the usual shape (cheaper for one key)
+        if len(sets) < 2 or len(arguments) > GROUPING_ARGUMENTS:  # the usual shape (cheaper for one key)
             return taken
-        columns = list(grouped_by)
+        order = list(arguments)
+        width = len(nodes[0])
         self._ready(table)
         sql, params = self.adapter.render(
             "evaluate_nodes_k_anonymity.sql.j2", **self.context(nodes[0], False, table=table),
-            groupings=list(keys), grouped_by=columns)
+            groupings=[self._grouping(pairs, width) for pairs in sets],
+            grouped_by=[self._grouping(a, width) if isinstance(a[0], tuple) else {"column": list(a)} for a in order])
         rows = {int(row[0]): row[1:] for row in self.adapter.execute(sql, params)}
         empty = (None,) * (1 + len(self.class_statistics))
-        for members, parts in keys.values():
+        for members, parts in sets.values():
             # GROUPING's bits, its first argument the highest: 1 for each argument the set does not group by
-            number = sum(1 << (len(columns) - 1 - i) for i, column in enumerate(columns) if column not in parts)
+            number = sum(1 << (len(order) - 1 - i) for i, a in enumerate(order) if a not in parts)
             for node in members:
                 self._prefetched[node] = self.stats_from_row(node, rows.get(number, empty), False)
         self.evaluated += taken
         return taken
+
+    def _grouping(self, pairs: tuple[tuple[int, int], ...], width: int) -> dict[str, Any]:
+        """A class key for ``class_key`` in ``macros/packed.sql.j2``: levels, grouped, radices (None: columns)."""
+        levels = dict(pairs)
+        grouped = [i in levels for i in range(width)]
+        return {"levels": [levels.get(i, 0) for i in range(width)], "grouped": grouped,
+                "radices": self._radices(grouped)}
 
     def evaluate_full(self, node: Node) -> NodeStats:
         """All aggregates for the chosen node (the report gives every metric)."""

@@ -142,6 +142,10 @@ RELEASE_MASK_BASIC: dict = {
     "basic": True,
 }
 
+#: Two packed class keys of a batch of checks, each also its own GROUPING argument.
+PACKED_SETS = [{"levels": [1, 2], "grouped": [True, True], "radices": [5, 7]},
+               {"levels": [2, 0], "grouped": [True, False], "radices": [5, 7]}]
+
 CASES: dict[str, tuple[str, dict[str, Any]]] = {
     "add_null_row": (
         "add_null_row.sql.j2",
@@ -390,15 +394,16 @@ CASES: dict[str, tuple[str, dict[str, Any]]] = {
     "evaluate_nodes_columns": (
         "evaluate_nodes_k_anonymity.sql.j2",
         {"table": f"{PREFIX}fs", "levels": [1, 2], "grouped": [True, True], "k": 5, "loss_weights": False,
-         **NO_MODELS, "counted": ["classes", "dm_star"], "groupings": ["q0_1, q1_2", "q0_2"],
-         "grouped_by": ["q0_1", "q1_2", "q0_2"]},
+         **NO_MODELS, "counted": ["classes", "dm_star"],
+         "groupings": [{"levels": [1, 2], "grouped": [True, True], "radices": None},
+                       {"levels": [2, 0], "grouped": [True, False], "radices": None}],
+         "grouped_by": [{"column": [0, 1]}, {"column": [1, 2]}, {"column": [0, 2]}]},
     ),
     "evaluate_nodes_packed": (
         "evaluate_nodes_k_anonymity.sql.j2",
         {"table": f"{PREFIX}fsc", "levels": [1, 2], "grouped": [True, True], "k": 5, "loss_weights": False,
          **NO_MODELS, "float_sums": True, "counted": [],
-         "groupings": ["(CAST(q0_1 AS BIGINT)) * 7 + q1_2", "CAST(q0_2 AS BIGINT)"],
-         "grouped_by": ["(CAST(q0_1 AS BIGINT)) * 7 + q1_2", "CAST(q0_2 AS BIGINT)"]},
+         "groupings": PACKED_SETS, "grouped_by": PACKED_SETS},
     ),
     "evaluate_node_models": (
         "evaluate_node_judged.sql.j2",

@@ -146,8 +146,7 @@ class SearchProblem:
     def batched_checks(self) -> bool:
         """Whether ``prefetch`` runs checks together: where the engine batches them, and not on a budget, which
         counts the nodes checked one by one (``limits``)."""
-        return (self.evaluator.tuning.BATCHED_CHECKS and not self.evaluator.judged and not self.implicit
-                and (self.limits is None or not self.limits.bounded))
+        return self.evaluator.batches_checks and not self.implicit and (self.limits is None or not self.limits.bounded)
 
     def prefetch(self, nodes: Sequence[Node]) -> None:
         """Check together those of ``nodes`` that no tag settles (``NodeEvaluator.prefetch``); ``evaluate`` then
