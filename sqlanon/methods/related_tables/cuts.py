@@ -221,12 +221,17 @@ class CutEvaluator:
     def bound(self, expanded: frozenset[int], closed: frozenset[int]) -> float:
         """A lower bound on the RPD of every cut below ``expanded`` that leaves the nodes ``closed`` as they are
         (``rpd_bound.sql.j2``): what no specialization of its open nodes, nor any disassociation, can go below.
-        For OnlyCutSearch, whose cuts have no disassociation, the tighter bound of their leaf paths."""
+        Where no cut has a disassociation (OnlyCutSearch, or n = 0, or m = 1), the tighter bound of their leaf
+        paths; where cuts may have some but no record has paths of two lengths, the smaller of that bound and the
+        one of the leaves a disassociation lifts; otherwise the least general path's."""
         self._map(expanded)
         widened = [(g, self.widened[g]) for g in self.forest.cut_nodes(expanded)
                    if g in self.widened and g not in closed]
+        lifted = self.structure and self.n > 0 and self.m >= 2
+        leaves = not lifted or not self.forest.uneven
         total = self.adapter.run(T + "rpd_bound.sql.j2", paths=self.forest.paths, map=self.map, dgh=self.forest.dgh,
-                                 depth=self.forest.depth, open=widened, leaves=not self.structure)[0][0]
+                                 depth=self.forest.depth, open=widened, leaves=leaves,
+                                 lifted=lifted and leaves)[0][0]
         return float(total or 0.0) / self.forest.records
 
     def fix_structure(self) -> tuple[tuple[int, int], ...] | None:

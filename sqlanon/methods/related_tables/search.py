@@ -23,6 +23,14 @@ far as they go, ``CutEvaluator.bound``) is compared with the best RPD found; abo
 cut and is skipped. It is asked again after the specializations' value checks, with the values that failed them
 closed, before any specialization that passed is projected. The cut found is the same; fewer cuts are evaluated
 (``bounded`` counts the subtrees skipped).
+
+Cuts with disassociations last (GreedyCutSearch; not in the paper): the queue pops every cut that needed no
+disassociation before any that did, each group lowest RPD_a first. Which cuts a search evaluates does not depend on
+the order it pops them in (what it queues below a cut depends on that cut and its closed values alone); only which
+subtrees the bound skips does, through the best RPD found by then. A cut with disassociations is the costliest to
+evaluate, and so are the cuts below it (FixStructure over every tree each), and its RPD is mostly higher (a lifted
+node is shallower): popped last, their subtrees meet the best cut without any, and the bound skips more of them.
+The cut found is the same; with ``search.max_cuts`` the cuts within the budget are not those of the paper's order.
 """
 
 from __future__ import annotations
@@ -52,12 +60,35 @@ class Evaluator(Protocol):
 MARGIN = 1e-9
 
 
+#: RPD and RPD_a are compared to this many significant digits, ties broken by the expanded nodes: both are sums in
+#: floating point that DuckDB's threads add in an order of their own, so two cuts of the same value (symmetric
+#: values, as in the tests' forests) differed in their last digits from run to run, and with them the ranking of
+#: a cut's specializations (which values each subtree closes), the cuts evaluated and even the cut found.
+DIGITS = 10
+
+
+def comparable(value: float) -> float:
+    """``value`` rounded to DIGITS significant digits.
+
+    >>> comparable(0.005864197530864195) == comparable(0.005864197530864196)
+    True
+    """
+    return float(f"{value:.{DIGITS}g}")
+
+
 def _key(ev: Evaluation) -> tuple[float, list[int]]:
-    return ev.rpd, sorted(ev.expanded)
+    return comparable(ev.rpd), sorted(ev.expanded)
+
+
+def _rank(ev: Evaluation) -> tuple[float, list[int]]:
+    return comparable(ev.rpd_a), sorted(ev.expanded)
 
 
 class CutSearch:
     """One search over the cuts of ``cut_nodes`` (a cut's expandable nodes, in id order)."""
+
+    #: GreedyCutSearch pops the cuts without disassociations first (the module's docstring).
+    DISASSOCIATED_LAST = True
 
     def __init__(self, evaluator: Evaluator, cut_nodes: Callable[[frozenset[int]], list[int]], strategy: str,
                  beam: int, max_cuts: int = 0, tick: Callable[[int, Evaluation | None], None] | None = None,
@@ -126,7 +157,7 @@ class CutSearch:
                 out.append((ev, g))
         closed = set(tail) | (set(nodes) - passing)
         ranked = []
-        for ev, g in sorted(out, key=lambda pair: (pair[0].rpd_a, sorted(pair[0].expanded))):
+        for ev, g in sorted(out, key=lambda pair: _rank(pair[0])):
             ranked.append((ev, frozenset(closed)))
             closed.add(g)
         return ranked
@@ -151,10 +182,12 @@ class CutSearch:
                 stack.extend(reversed(self._specializations(ev, tail)))
             return self.best
         counter = 0
-        queue: list[tuple[float, int, Evaluation, frozenset[int]]] = [(root.rpd_a, counter, root, frozenset())]
+        queue: list[tuple[bool, float, int, Evaluation, frozenset[int]]] = [(False, comparable(root.rpd_a), counter,
+                                                                              root, frozenset())]
         while queue and self._budget_left():
-            _, _, parent, tail = heapq.heappop(queue)
+            _, _, _, parent, tail = heapq.heappop(queue)
             for ev, closed in self._specializations(parent, tail)[:self.beam]:
                 counter += 1
-                heapq.heappush(queue, (ev.rpd_a, counter, ev, closed))
+                heapq.heappush(queue, (self.DISASSOCIATED_LAST and bool(ev.rules), comparable(ev.rpd_a), counter,
+                                       ev, closed))
         return self.best

@@ -12,9 +12,18 @@
 -- b(s*) is at least b(s*), and each of the L - 1 other leaves at least the b of a path of its own: the record's
 -- RPD is at least min over L of (b(s*) + the L - 1 smallest b of its other paths) / L, which is at least the
 -- smallest b and often far above it (a record whose paths are not all equally general).
+-- With `lifted` as well (the cuts below may have disassociations, and no record has paths of two lengths), the
+-- leaves of a record's tree are of two kinds. A path's last node is of a class that only ever comes last on the
+-- record's paths, so it never gets a child: the leaf that holds it stays a leaf, one for each source path (paths
+-- may share it), at least the b of each of its paths, and the bound above holds for these leaves. The other leaves
+-- end at a node lifted by a disassociation (or left without children by one); each keeps some nodes of a source
+-- path without its last one, so it is at least c(s) = 1 / prod(position * width) over s less its last node,
+-- which is b(s) times the last node's factor. A mean over both kinds is at least the smaller of the two bounds:
+-- a record's RPD is at least min(that bound, min over s of c(s)) (docs/related_tables.md, "Bounded subtrees").
 -- context: paths (the forest's source paths: rid, path of value nodes), map (the cut's, create_cut_map.sql.j2),
 --          dgh, depth, open [(node id, the widest level's width)]: the cut's nodes that may still be specialized,
---          leaves (optional: the bound of cuts without disassociations)
+--          leaves (optional: the bound of cuts without disassociations), lifted (optional, with leaves: of cuts
+--          with disassociations, where every record's paths are equally long)
 -- returns: the sum of the records' bounds
 WITH factor AS (
   SELECT m.leaf,

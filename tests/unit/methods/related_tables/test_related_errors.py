@@ -41,6 +41,7 @@ from tests.unit.methods.related_tables.test_related_tables import (
     TABLES,
     Data,
     config,
+    disassociated_paths,
     load,
     released,
 )
@@ -690,6 +691,38 @@ def test_measure_rpd_gives_example_1(adapter: Any) -> None:
 
 
 @pytest.mark.spark
+def test_the_rpd_bound_counts_the_leaves_a_disassociation_lifts(adapter: Any) -> None:
+    """``rpd_bound.sql.j2`` with ``lifted`` (cuts that may disassociate, every record's paths equally long): one
+    record with a path through two wide labels, g -> D -> x (|C| 100 each), and one through narrow ones,
+    g -> d -> z. The leaf-path bound alone, (1/6 + 1/60,000) / 2, is above the record's RPD once D ~> x is
+    disassociated: the leaves g -> D and g -> x are each 1/200, and (1/200 + 1/200 + 1/6) / 3 = 0.0589. With the
+    lifted leaves counted (at least 1 / (1 * 2 * 100), the path less its last node), the bound is below it."""
+    g, wide_d, narrow_d, wide_x, narrow_z = 1, 2, 3, 4, 5
+    adapter.execute(_dgh_table(adapter))
+    adapter.execute("INSERT INTO dgh VALUES (1, 0, 0, 'g', 0, 1), (2, 1, 0, 'D', 0, 100), (3, 1, 0, 'd', 0, 1), "
+                    "(4, 2, 0, 'x', 0, 100), (5, 2, 0, 'z', 0, 1)")
+    adapter.execute("CREATE TABLE cutmap (leaf INTEGER, gen INTEGER)")
+    adapter.execute("INSERT INTO cutmap VALUES " + ", ".join(f"({i}, {i})" for i in range(1, 6)))
+    _paths_table(adapter, "source", {1: [[g, wide_d, wide_x], [g, narrow_d, narrow_z]]})
+    _paths_table(adapter, "lifted", {1: [[g, wide_d], [g, wide_x], [g, narrow_d, narrow_z]]})
+    expected = {1: sorted([(g, wide_d), (g, wide_x), (g, narrow_d, narrow_z)])}
+    assert {1: sorted(disassociated_paths({(g, wide_d, wide_x), (g, narrow_d, narrow_z)}, wide_d, wide_x))} == expected
+    rpd = float(adapter.run(T + "measure_rpd.sql.j2", paths="lifted", dgh="dgh", weights=None, depth=3)[0][0])
+    assert math.isclose(rpd, (1 / 200 + 1 / 200 + 1 / 6) / 3, rel_tol=1e-12)
+
+    def bound(**kwargs: Any) -> float:
+        return float(adapter.run(T + "rpd_bound.sql.j2", paths="source", map="cutmap", dgh="dgh", depth=3, open=[],
+                                 **kwargs)[0][0])
+
+    leaves_only = bound(leaves=True)
+    assert math.isclose(leaves_only, (1 / 6 + 1 / 60000) / 2, rel_tol=1e-12)
+    assert leaves_only > rpd  # the bound of cuts without disassociations does not hold for this one
+    assert math.isclose(bound(leaves=True, lifted=True), 1 / 200, rel_tol=1e-12)
+    assert bound(leaves=True, lifted=True) <= rpd
+    assert math.isclose(bound(leaves=False), 1 / 60000, rel_tol=1e-12)  # the least general path's
+
+
+@pytest.mark.spark
 def test_disassociate_and_project_paths(adapter: Any) -> None:
     """Definition 2 on p -> a -> x -> b -> y with a ~> b: b's children move up to b's parent ([p, a, x, y]) and
     b becomes a sibling of a ([p, b]); paths without both are kept; copies and proper prefixes then merge."""
@@ -720,18 +753,6 @@ def test_disassociate_and_project_paths(adapter: Any) -> None:
     }
 
 
-def _disassociated(paths: set[tuple[int, ...]], a: int, b: int) -> set[tuple[int, ...]]:
-    """Definition 2 of one relation on one tree in plain Python, then copies and proper prefixes merged."""
-    out = set()
-    for path in paths:
-        if a in path and b in path and path.index(a) < path.index(b):
-            out.add(tuple(x for x in path if x != b))
-            out.add(path[:path.index(a)] + (b,))
-        else:
-            out.add(path)
-    return {q for q in out if not any(len(r) > len(q) and r[:len(q)] == q for r in out)}
-
-
 def test_a_round_of_disassociations_at_once_is_them_one_after_the_other(adapter: Any) -> None:
     """disassociate.sql.j2 applies a round's relations in one statement; on random trees and random rounds (as
     ``_round`` takes them: distinct lower labels, no lower label another's upper one) that is the same as
@@ -752,7 +773,7 @@ def test_a_round_of_disassociations_at_once_is_them_one_after_the_other(adapter:
         for rid, paths in records.items():
             trees = set(paths)
             for a, b in (rules if trial % 2 else reversed(rules)):
-                trees = _disassociated(trees, a, b)
+                trees = disassociated_paths(trees, a, b)
             expected[rid] = sorted(trees)
         names = [f"src{trial}", f"who{trial}", f"moved{trial}", f"merged{trial}"]
         _paths_table(adapter, names[0], {rid: [list(q) for q in qs] for rid, qs in records.items()})

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import random
 from dataclasses import dataclass
 from typing import Any
 
@@ -493,16 +494,61 @@ def single_labels_pass(trees: dict[Any, frozenset], k: int) -> bool:
     return all(count >= k for count in held.values())
 
 
+def disassociated_paths(paths: set[tuple] | frozenset[tuple], a: Any, b: Any) -> set[tuple]:
+    """Definition 2 of the relation a ~> b on one record's tree, in plain Python: a path through a above b loses b,
+    b hangs under a's parent, and paths that became copies or proper prefixes of another merge."""
+    out = set()
+    for path in paths:
+        if a in path and b in path and path.index(a) < path.index(b):
+            out.add(tuple(x for x in path if x != b))
+            out.add(path[:path.index(a)] + (b,))
+        else:
+            out.add(path)
+    return {q for q in out if not any(len(r) > len(q) and r[:len(q)] == q for r in out)}
+
+
+def disassociated(trees: dict[Any, frozenset], a: tuple, b: tuple) -> dict[Any, frozenset]:
+    """The relation a ~> b disassociated in every record's tree."""
+    return {rid: frozenset(disassociated_paths(paths, a, b)) for rid, paths in trees.items()}
+
+
+def lifted_rpds(trees: dict[Any, frozenset], levels: dict, data: Data, seed: int) -> list[float]:
+    """The RPD of the trees after each single disassociation of a relation they hold, and after 20 random
+    sequences of two or three (whatever FixStructure would choose: the bound holds for any)."""
+    def held(now: dict[Any, frozenset]) -> list[tuple]:
+        return sorted({(p[i], p[j]) for paths in now.values() for p in paths
+                       for i in range(len(p)) for j in range(i + 1, len(p))}, key=repr)
+
+    out = [rpd(disassociated(trees, a, b), levels, data) for a, b in held(trees)]
+    rng = random.Random(seed)
+    for _ in range(20):
+        now = trees
+        for _ in range(rng.randint(2, 3)):
+            relations = held(now)
+            if not relations:
+                break
+            now = disassociated(now, *rng.choice(relations))
+        out.append(rpd(now, levels, data))
+    return out
+
+
 def _bound_checks(engine: Engine, data: Data, k: int, m: int, n: int, strategy: str,
                   monkeypatch) -> list[tuple[float, float]]:
     """Run a search with every ``CutEvaluator.bound`` compared with the RPD of every cut below its cut that leaves
     its closed nodes unexpanded and holds no label of 1 to k - 1 records (the test's own projection and RPD, every
-    cut of the hierarchies enumerated); the (bound, lowest RPD below) pairs."""
+    cut of the hierarchies enumerated) and, where the strategy disassociates (GreedyCutSearch and AllCutSearch
+    with n >= 1 and m >= 2), with the RPD of those cuts after disassociations (``lifted_rpds``); the (bound,
+    lowest RPD below) pairs."""
     from sqlanon.methods.related_tables.cuts import CutEvaluator
 
     used = used_data(data)
     source = source_trees(used)
     every_cut = [cut for cut in all_cuts(inner_nodes(used)) if single_labels_pass(cut_trees(source, cut)[0], k)]
+    lifts = strategy != "only_cuts" and n >= 1 and m >= 2
+    lowest_of: dict[frozenset, float] = {}
+    for i, cut in enumerate(every_cut):
+        trees, levels = cut_trees(source, cut)
+        lowest_of[cut] = min([rpd(trees, levels, used)] + (lifted_rpds(trees, levels, used, i) if lifts else []))
     checked: list[tuple[float, float]] = []
     original = CutEvaluator.bound
 
@@ -516,7 +562,7 @@ def _bound_checks(engine: Engine, data: Data, k: int, m: int, n: int, strategy: 
         here = frozenset(key(e) for e in expanded if e != 0)
         fixed = {key(e) for e in closed}
         below = [cut for cut in every_cut if here <= cut and not cut & fixed]
-        lowest = min(rpd(*cut_trees(source, cut), used) for cut in below)
+        lowest = min(lowest_of[cut] for cut in below)
         assert found <= lowest * (1 + 1e-9), (sorted(here, key=repr), sorted(fixed, key=repr), found, lowest)
         checked.append((found, lowest))
         return found
@@ -603,6 +649,43 @@ def test_the_rpd_bound_is_checked_where_it_skips(duckdb_engine: Engine, monkeypa
     assert any(found > result.metrics["rpd"] for found, _ in checked)
 
 
+def test_the_rpd_bound_counts_lifted_leaves_where_cuts_disassociate(duckdb_engine: Engine, monkeypatch) -> None:
+    """Which bound each search asks for (``rpd_bound.sql.j2``, whose forms the template tests check on paper
+    values): on a forest whose records' paths are equally long (SKIPPED), the leaf-path bound, and with it the
+    lifted leaves' where cuts may have disassociations (GreedyCutSearch and AllCutSearch with n >= 1, m >= 2); on
+    one with a record whose paths differ in length, the least general path's where cuts may disassociate."""
+    from sqlanon.methods.related_tables import cuts
+
+    uneven = Data(SKIPPED.cust, SKIPPED.ord + [(16, 8, "d3")], SKIPPED.item, None, None)  # order 16: no item
+    for data, strategy, n, expected in [(SKIPPED, "greedy_cut", 1, (True, True)),
+                                        (SKIPPED, "all_cuts", 1, (True, True)),
+                                        (SKIPPED, "only_cuts", 1, (True, False)),
+                                        (SKIPPED, "greedy_cut", 0, (True, False)),
+                                        (uneven, "greedy_cut", 1, (False, False)),
+                                        (uneven, "only_cuts", 1, (True, False))]:
+        asked: list[tuple[bool, bool]] = []
+        run = cuts.CutEvaluator.bound
+
+        def bound(self: Any, expanded: frozenset[int], closed: frozenset[int], run: Any = run,
+                  asked: list = asked) -> float:
+            original = self.adapter.run
+
+            def seen(template: str, **context: Any) -> Any:
+                if template.endswith("rpd_bound.sql.j2"):
+                    asked.append((bool(context.get("leaves")), bool(context.get("lifted"))))
+                return original(template, **context)
+
+            self.adapter.run = seen
+            try:
+                return run(self, expanded, closed)
+            finally:
+                del self.adapter.run
+
+        monkeypatch.setattr(cuts.CutEvaluator, "bound", bound)
+        _run_then_undo(duckdb_engine, data, 2, 2, n, strategy, monkeypatch)
+        assert asked and set(asked) == {expected}, (strategy, n, asked)
+
+
 @pytest.mark.spark
 @settings(max_examples=8, **SETTINGS)
 @given(data=forests(), k=st.integers(2, 4), m=st.integers(1, 3), n=st.integers(0, 2),
@@ -632,6 +715,74 @@ def test_the_rpd_bound_changes_no_cut_found(engine: Engine, data: Data, k: int, 
     assert math.isclose(outcomes[0][2], outcomes[1][2], rel_tol=1e-9)
     assert outcomes[1][3] <= outcomes[0][3]
     assert outcomes[0][4] == 0
+
+
+def _pop_orders(engine: Engine, data: Data, k: int, m: int, n: int, beam: int, bound: bool,
+                monkeypatch) -> dict[bool, tuple[tuple | None, list[list[int]]]]:
+    """GreedyCutSearch run with the cuts with disassociations popped last (``CutSearch.DISASSOCIATED_LAST``) and
+    in the paper's order (RPD_a alone): per order, the cut and disassociations found (None: no cut passes) and the
+    cuts evaluated, in order."""
+    from sqlanon.methods.related_tables.search import CutSearch
+
+    load(engine, data)
+    run = CutSearch.run
+    out = {}
+    for last in (False, True):
+        searches: list[CutSearch] = []
+
+        def spy(self: CutSearch, searches: list = searches) -> Any:
+            searches.append(self)
+            return run(self)
+
+        monkeypatch.setattr(CutSearch, "run", spy)
+        monkeypatch.setattr(CutSearch, "DISASSOCIATED_LAST", last)
+        cfg = parse_config(config(data, None, k=k, m=m, n=n, beam=beam))
+        cfg = cfg.model_copy(update={"search": cfg.search.model_copy(update={"bound": bound})})
+        try:
+            result = sqlanon.anonymize(cfg, db=engine.url)
+            found: tuple | None = (result.expanded, result.disassociations)
+        except NoSolutionError:
+            found = None
+        finally:
+            monkeypatch.undo()
+        out[last] = (found, [sorted(cut) for cut, _ in searches[0].trail])
+    return out
+
+
+@settings(max_examples=8, **SETTINGS)
+@given(data=forests(), k=st.integers(2, 4), m=st.integers(2, 3), n=st.integers(1, 2), beam=st.integers(1, 3))
+def test_greedy_cut_search_evaluates_the_same_cuts_whatever_it_pops_first(duckdb_engine: Engine, data: Data, k: int,
+                                                                          m: int, n: int, beam: int,
+                                                                          monkeypatch) -> None:
+    """Without the bound, GreedyCutSearch evaluates the same cuts and finds the same cut and disassociations
+    whether it pops the cuts with disassociations last or in the paper's order; with it, the same cut."""
+    assume(k <= len(data.cust))
+    free = _pop_orders(duckdb_engine, data, k, m, n, beam, False, monkeypatch)
+    assert free[False][0] == free[True][0]
+    assert sorted(free[False][1]) == sorted(free[True][1])
+    bounded = _pop_orders(duckdb_engine, data, k, m, n, beam, True, monkeypatch)
+    assert bounded[False][0] == bounded[True][0] == free[False][0]
+
+
+#: Five customers, twice each, where GreedyCutSearch (k = 3, m = 2, n = 1) queues a cut with a disassociation
+#: that the paper's order pops before a cut without one (found by a random search over forests).
+POPPED_LATE = Data(*_copies(
+    [(0, "a2"), (1, "b2"), (2, "a1"), (3, "a1"), (4, "a1")],
+    [(0, 0, "d5"), (1, 0, "d1"), (2, 1, "d2"), (3, 1, "d1"), (4, 1, "d1"), (5, 2, "d4"), (6, 2, "d1"), (7, 3, "d1"),
+     (8, 4, "d4"), (9, 4, "d1"), (10, 4, "d5")],
+    [(i, o, kind) for i, (o, kind) in enumerate(
+        [(0, "x"), (1, "z"), (1, "z"), (1, "x"), (2, "z"), (2, "y"), (2, "x"), (3, "x"), (4, "x"), (4, "y"), (4, "y"),
+         (5, "z"), (6, "z"), (7, "z"), (7, "z"), (8, "x"), (9, "z"), (9, "z"), (9, "x"), (10, "x"), (10, "z")])],
+    2), None, None)
+
+
+def test_greedy_cut_search_pops_the_cuts_with_disassociations_last(duckdb_engine: Engine, monkeypatch) -> None:
+    """On POPPED_LATE the two orders evaluate the same cuts in different orders (so the test above compares two
+    orders, not one twice), and find the same cut."""
+    free = _pop_orders(duckdb_engine, POPPED_LATE, 3, 2, 1, 2, False, monkeypatch)
+    assert free[False][1] != free[True][1]
+    assert sorted(free[False][1]) == sorted(free[True][1])
+    assert free[False][0] == free[True][0] is not None
 
 
 def _structure_run(engine: Engine, data: Data, k: int, m: int, n: int, strategy: str, monkeypatch,
