@@ -171,6 +171,10 @@ class CutSearch:
             return True
         return False
 
+    def _priority(self, ev: Evaluation) -> tuple[bool, float]:
+        """GreedyCutSearch's queue order: cuts with disassociations last, then lowest RPD_a."""
+        return self.DISASSOCIATED_LAST and bool(ev.rules), comparable(ev.rpd_a)
+
     def run(self) -> Evaluation | None:
         root = self._evaluate(ROOT, check_values=True)
         if root is None:
@@ -182,12 +186,10 @@ class CutSearch:
                 stack.extend(reversed(self._specializations(ev, tail)))
             return self.best
         counter = 0
-        queue: list[tuple[bool, float, int, Evaluation, frozenset[int]]] = [(False, comparable(root.rpd_a), counter,
-                                                                              root, frozenset())]
+        queue = [(self._priority(root), counter, root, frozenset[int]())]
         while queue and self._budget_left():
-            _, _, _, parent, tail = heapq.heappop(queue)
+            _, _, parent, tail = heapq.heappop(queue)
             for ev, closed in self._specializations(parent, tail)[:self.beam]:
                 counter += 1
-                heapq.heappush(queue, (self.DISASSOCIATED_LAST and bool(ev.rules), comparable(ev.rpd_a), counter,
-                                       ev, closed))
+                heapq.heappush(queue, (self._priority(ev), counter, ev, closed))
         return self.best

@@ -51,6 +51,5 @@ WITH factor AS (
                       ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS total
   FROM ranked
 )
-SELECT sum(CASE WHEN c < low THEN c ELSE low END)
-FROM (SELECT rid, min(total / j) AS low, min(c) AS c FROM running GROUP BY rid) AS r
+SELECT sum(CASE WHEN c < low THEN c ELSE low END) FROM (SELECT rid, min(total / j) AS low, min(c) AS c FROM running GROUP BY rid) AS r
 -- bind parameters: [4, 25]
