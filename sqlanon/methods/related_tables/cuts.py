@@ -4,7 +4,9 @@ A cut is given by its expanded DGH nodes ``E`` (closed under ancestors, 0 always
 children of expanded nodes that are not expanded themselves. Evaluating it projects every record's paths
 through it, checks k^m on the labels (ValueCheck, every size up to m), then disassociates relations while some
 combination of up to m labels and 1..n relations has a support between 1 and k-1 (FixStructure), and measures
-the result. The tables of the cut evaluated last are kept under fixed names; ``keep`` copies them as the best.
+the result; a specialization needing no disassociation is measured from its parent's losses kept in parts and
+the records it changes (``_measure_delta``), without projecting every tree. The tables of the cut evaluated last
+are kept under fixed names; ``keep`` copies them as the best.
 """
 
 from __future__ import annotations
@@ -21,6 +23,16 @@ if TYPE_CHECKING:
 
 #: The most violating relations one round of FixStructure reads (``CutEvaluator._round``).
 RULES_PER_ROUND = 1000
+
+#: The fewest specializations of a cut, needing no disassociation, for which the cut's losses are kept in parts
+#: (``CutEvaluator._keep_parts``) and each is measured on the records it changes: keeping them costs about one
+#: measure over every record.
+DELTA_FROM = 2
+
+#: The fewest records for which specializations are measured from their parent's parts: the statements of a
+#: small forest cost their planning more than their rows, and the parts take more of them (TPC-H, OnlyCutSearch,
+#: side by side: 9 % slower at 1,500 customers, even at 15,000, 11 % faster at 150,000; benchmarks/README.md).
+DELTA_RECORDS = 50_000
 
 #: The most paths a record may have for the changed-records check to mark the paths each label is on as the bits
 #: of a BIGINT (``create_tree_labels.sql.j2``'s ``path_bits``); beyond them it looks labels up in arrays.
@@ -75,7 +87,19 @@ class CutEvaluator:
         #: the combinations it touched.
         self.check_tables = [scratch("rheld"), scratch("rviol"), scratch("rdelta"), scratch("raffected")]
         self.best = scratch("rbest")
+        #: The trees of the cut evaluated last (None: measured from its parent's parts and not projected; its
+        #: expanded nodes are ``self.current_cut``).
         self.current: str | None = None
+        self.current_cut: frozenset[int] | None = None
+        #: A cut's losses in parts (``rpd_state.sql.j2``): each record's RPD and the synopsis's nodes; the cut
+        #: they are of and their totals; the trees, under a specialization, of the records it changes.
+        self.parts = [scratch("rprec"), scratch("rppre")]
+        self.parts_cut: frozenset[int] | None = None
+        self.parts_totals: tuple[float, int, int, int, float] = (0.0, 0, 0, 0, 0.0)
+        self.delta = scratch("rdpaths")
+        #: The cut whose specializations needing no disassociation are measured from its parts, when enough of
+        #: them are (DELTA_FROM; set by ``specializations``).
+        self.delta_parent: frozenset[int] | None = None
         #: The cut whose labels ``self.items`` holds, and the cut whose map ``self.map`` holds.
         self.items_cut: frozenset[int] | None = None
         self.map_cut: frozenset[int] | None = None
@@ -176,12 +200,17 @@ class CutEvaluator:
         specialization is checked once on them for both its values and, when the parent needed no
         disassociation, its structure (``check_fresh``); ``evaluate`` reads the structure's answer."""
         self.violations = {}
+        self.delta_parent = None
         nodes = [g for g in nodes if g in self.expandable]
         if not nodes or self.m < 2:  # with m = 1 only single labels are checked, and none of these fails
+            self._measure_from(parent, len(nodes))
             return nodes
         self._items(parent.expanded)
         if self.leaf_paths is None:
-            return [g for g in nodes if self.value_check(g)]
+            passing = [g for g in nodes if self.value_check(g)]
+            if self.n == 0:
+                self._measure_from(parent, len(passing))
+            return passing
         structure = not parent.rules and self.n > 0
         passing = []
         for g in nodes:
@@ -190,7 +219,15 @@ class CutEvaluator:
                 passing.append(g)
                 if structure:
                     self.violations[parent.expanded | {g}] = violation
+        if self.n == 0 or structure:
+            self._measure_from(parent, sum(1 for g in passing if not self.violations.get(parent.expanded | {g})))
         return passing
+
+    def _measure_from(self, parent: Evaluation, clean: int) -> None:
+        """Measure the ``clean`` specializations of ``parent`` that need no disassociation from its parts, when
+        there are enough of them (DELTA_FROM) in a forest large enough (DELTA_RECORDS)."""
+        large = self.forest.records >= DELTA_RECORDS
+        self.delta_parent = parent.expanded if large and clean >= DELTA_FROM else None
 
     def check_fresh(self, parent: frozenset[int], node: int, structure: bool) -> tuple[bool, bool]:
         """The specialization of ``parent`` at ``node`` checked on the records holding ``node`` (the only ones it
@@ -364,6 +401,10 @@ class CutEvaluator:
             else:
                 clean = True
         structure = not clean and self.n > 0 and self.m >= 2
+        self.current_cut = expanded
+        if not structure and parent is not None and parent.expanded == self.delta_parent:
+            self.current = None
+            return Evaluation(expanded, (), *self._measure_delta(parent.expanded, expanded))
         projected = self.project(grouped=structure)
         rules: tuple[tuple[int, int], ...] | None
         if structure:
@@ -377,9 +418,53 @@ class CutEvaluator:
         rpd, rpd_a = self.measure(self.current)
         return Evaluation(expanded, rules, rpd, rpd_a)
 
+    def _keep_parts(self, expanded: frozenset[int]) -> None:
+        """The cut's losses in parts (``rpd_state.sql.j2``), from its trees projected."""
+        records, prefixes = self.parts
+        self.parts_cut = None
+        self._map(expanded)
+        paths = self.project(grouped=False)
+        self._drop(records, prefixes)
+        for what, table in (("records", records), ("prefixes", prefixes)):
+            self.adapter.run(T + "rpd_state.sql.j2", what=what, table=table, paths=paths, dgh=self.forest.dgh,
+                             depth=self.forest.depth)
+        total, count, nodes, leaves, cost = self.adapter.run(T + "rpd_state.sql.j2", what="totals",
+                                                             records=records, prefixes=prefixes)[0]
+        self.parts_totals = (float(total or 0.0), int(count), int(nodes), int(leaves), float(cost or 0.0))
+        self.parts_cut = expanded
+
+    def _measure_delta(self, parent: frozenset[int], expanded: frozenset[int]) -> tuple[float, float]:
+        """RPD and RPD_a of ``expanded``, a specialization of ``parent`` needing no disassociation, from the
+        parent's parts and the trees of the records it changes (``measure_rpd_delta.sql.j2``): the same values
+        as ``measure`` on every record's trees, in floating point summed in another order."""
+        (node,) = expanded - parent
+        if self.parts_cut != parent:
+            self._keep_parts(parent)
+        if self.items_cut != parent:
+            self._items(parent)
+        self._map(expanded)
+        paths = self.delta
+        self._drop(paths)
+        adapter, forest = self.adapter, self.forest
+        adapter.run(T + "project_paths.sql.j2", table=paths, paths=forest.paths, map=self.map, depth=forest.depth,
+                    holding=(self.items, node), uneven=forest.uneven)
+        new, old, gone, gone_leaves, gone_cost, added, added_leaves, added_cost = adapter.run(
+            T + "measure_rpd_delta.sql.j2", paths=paths, records=self.parts[0],
+            prefixes=self.parts[1], node=node, dgh=forest.dgh, depth=forest.depth)[0]
+        total, count, nodes, leaves, cost = self.parts_totals
+        rpd = (total - float(old or 0.0) + float(new or 0.0)) / count if count else 0.0
+        nodes += int(added) - int(gone)
+        leaves += int(added_leaves) - int(gone_leaves)
+        cost += float(added_cost or 0.0) - float(gone_cost or 0.0)
+        return rpd, cost / (nodes * leaves) if nodes and leaves else 0.0
+
     def keep(self) -> None:
-        """Keep the trees of the cut evaluated last as the best so far."""
-        assert self.current is not None
+        """Keep the trees of the cut evaluated last as the best so far (projected now if it was measured from its
+        parent's parts)."""
+        if self.current is None:
+            assert self.current_cut is not None
+            self._map(self.current_cut)
+            self.current = self.project(grouped=False)
         self._drop(self.best)
         self.adapter.run(T + "copy_paths.sql.j2", table=self.best, paths=self.current,
                          members=None if self.current == self.records else self.members)

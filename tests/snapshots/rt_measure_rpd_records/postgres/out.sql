@@ -3,9 +3,7 @@
 -- level, averaged over a record's leaf paths, then over records. RPD_a (Eq. 6-7), the search's estimate on the
 -- synopsis tree (all records' trees superimposed): per synopsis leaf path, the sum of its nodes' supports (the
 -- records holding the path down to the node) over the same product, summed, divided by the synopsis's nodes and
--- leaves. Products are taken as exp(-sum(ln(.))), which neither overflows nor underflows for deep paths. A path
--- has at most `depth` nodes: its nodes and prefixes are read by position (a join per position), several times
--- faster than unnesting the paths and grouping them back.
+-- leaves (macros/rpd.sql.j2).
 -- context: paths, dgh, weights (rid, weight: the records each tree stands for; none: each row of paths is one
 --          record's, as a projection the search does not group into distinct trees), depth (the longest path's
 --          nodes)
@@ -28,14 +26,12 @@ WITH per_path AS (
     SELECT rid, (path)[1:3] AS prefix, 3 AS len FROM "sqlanon_0a1b2c3d_rpc" WHERE cardinality(path) >= 3
   ) AS all_prefixes) AS h
   GROUP BY h.prefix, h.len
-), inner_prefixes AS (
-  SELECT DISTINCT (prefix)[1:len - 1] AS prefix FROM prefixes WHERE len > 1
 ), leaves AS (
   SELECT q.prefix, q.len FROM prefixes AS q
-  WHERE NOT EXISTS (SELECT 1 FROM inner_prefixes AS i WHERE i.prefix = q.prefix)
+  WHERE NOT EXISTS (SELECT 1 FROM (SELECT DISTINCT (prefix)[1:len - 1] AS prefix FROM prefixes WHERE len > 1) AS i
+                    WHERE i.prefix = q.prefix)
 ), leaf_cost AS (
-  SELECT (coalesce(q1.sup, 0) + coalesce(q2.sup, 0) + coalesce(q3.sup, 0)) AS sups,
-         exp(-(coalesce(ln(CAST(1 * d1.width AS DOUBLE PRECISION)), 0) + coalesce(ln(CAST(2 * d2.width AS DOUBLE PRECISION)), 0) + coalesce(ln(CAST(3 * d3.width AS DOUBLE PRECISION)), 0))) AS inverse
+  SELECT l.prefix, (coalesce(q1.sup, 0) + coalesce(q2.sup, 0) + coalesce(q3.sup, 0)) * exp(-(coalesce(ln(CAST(1 * d1.width AS DOUBLE PRECISION)), 0) + coalesce(ln(CAST(2 * d2.width AS DOUBLE PRECISION)), 0) + coalesce(ln(CAST(3 * d3.width AS DOUBLE PRECISION)), 0))) AS cost
   FROM leaves AS l
   LEFT JOIN prefixes AS q1 ON l.len >= 1 AND q1.len = 1 AND q1.prefix = (l.prefix)[1:1]
   LEFT JOIN "sqlanon_0a1b2c3d_rdgh" AS d1 ON d1.id = l.prefix[1]
@@ -45,7 +41,7 @@ WITH per_path AS (
   LEFT JOIN "sqlanon_0a1b2c3d_rdgh" AS d3 ON d3.id = l.prefix[3]
 )
 SELECT (SELECT sum(rpd * weight) / sum(weight) FROM per_record),
-       (SELECT sum(sups * inverse) FROM leaf_cost),
+       (SELECT sum(cost) FROM leaf_cost),
        (SELECT sum(weight) FROM per_record),
        (SELECT count(*) FROM prefixes),
        (SELECT count(*) FROM leaves)

@@ -7,8 +7,9 @@
 -- A cut projects a path to one of its own length, so where no record of the source has paths of two lengths
 -- (`uneven` false: count_records.sql.j2), no projected path is a prefix of another and none is looked for.
 -- context: table (new), paths (rid, path), map (none, or create_cut_map.sql.j2's table), depth (the longest
---          path's nodes), only (optional: a table of the rids to project, the others are left out), uneven
---          (optional, true by default: whether to look for prefixes)
+--          path's nodes), only (optional: a table of the rids to project, the others are left out), holding
+--          (optional, with a map: (items, node), only the records holding the label node in items, a table of
+--          (rid, item)), uneven (optional, true by default: whether to look for prefixes)
 -- columns: rid, path
 CACHE TABLE `sqlanon_0a1b2c3d_rpc` AS
 WITH projected AS (

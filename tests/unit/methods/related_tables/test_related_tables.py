@@ -879,3 +879,72 @@ def test_fix_structure_by_shared_paths_disassociates_as_by_lookups(engine: Engin
         outcomes.append(outcome)
     assert outcomes[0] == outcomes[1]
     assert any(rules for _, rules in outcomes[0][0]), outcomes
+
+
+def _delta_checks(engine: Engine, data: Data, k: int, m: int, n: int, strategy: str, monkeypatch,
+                  delta_from: int = 1) -> list[tuple[float, float]]:
+    """Run a search with every specialization measured from its parent's parts (``CutEvaluator._measure_delta``)
+    also measured on every record's trees (``measure_rpd.sql.j2``) and its RPD by the test's own projection;
+    ``delta_from``: the fewest clean specializations of a cut for which its parts are kept (in a forest of any
+    size). The (RPD, RPD_a) pairs measured from parts."""
+    from sqlanon.methods.related_tables import cuts
+    from sqlanon.methods.related_tables.cuts import CutEvaluator
+
+    monkeypatch.setattr(cuts, "DELTA_FROM", delta_from)
+    monkeypatch.setattr(cuts, "DELTA_RECORDS", 0)
+    used = used_data(data)
+    source = source_trees(used)
+    measured: list[tuple[float, float]] = []
+    original = CutEvaluator._measure_delta
+
+    def measure_delta(self: CutEvaluator, parent: frozenset[int], expanded: frozenset[int]) -> tuple[float, float]:
+        found = original(self, parent, expanded)
+        assert self.map_cut == expanded
+        whole = self.measure(self.project(grouped=False))
+        assert found == pytest.approx(whole, rel=1e-9, abs=1e-12), (sorted(expanded), found, whole)
+        nodes = self.forest.nodes
+        cut = frozenset((self.forest.classes[nodes[e].cls], nodes[e].lvl, nodes[e].label) for e in expanded if e)
+        trees, levels = cut_trees(source, cut)
+        assert found[0] == pytest.approx(rpd(trees, levels, used), rel=1e-9, abs=1e-12)
+        self.current = None  # as _measure_delta leaves it: ``keep`` projects the cut again
+        measured.append(found)
+        return found
+
+    monkeypatch.setattr(CutEvaluator, "_measure_delta", measure_delta)
+    _run_then_undo(engine, data, k, m, n, strategy, monkeypatch)
+    return measured
+
+
+@pytest.mark.spark
+@settings(max_examples=6, **SETTINGS)
+@given(data=forests(), k=st.integers(2, 4), m=st.integers(1, 3), n=st.integers(0, 2),
+       strategy=st.sampled_from(["greedy_cut", "all_cuts", "only_cuts"]))
+def test_a_specialization_measured_from_its_parents_parts_is_measured_as_on_every_tree(
+        engine: Engine, data: Data, k: int, m: int, n: int, strategy: str, monkeypatch) -> None:
+    """A specialization that needs no disassociation is measured from its parent's parts and the trees of the
+    records it changes (``rpd_state.sql.j2``, ``measure_rpd_delta.sql.j2``): RPD and RPD_a as on every record's
+    trees, and RPD as the test's own projection gives it."""
+    assume(k <= len(data.cust))
+    _delta_checks(engine, data, k, m, n, strategy, monkeypatch)
+
+
+def test_the_specializations_of_a_cut_are_measured_from_its_parts(engine: Engine, monkeypatch) -> None:
+    """On SKIPPED (16 records), with the default DELTA_FROM and any forest size, every strategy measures
+    specializations from their parents' parts, and releases the same trees (verified) after evaluating the same
+    cuts as measuring each on every record's trees, as it does by default on a forest below DELTA_RECORDS."""
+    from sqlanon.methods.related_tables import cuts
+
+    assert len(SKIPPED.cust) < cuts.DELTA_RECORDS
+    for strategy, n in (("greedy_cut", 1), ("all_cuts", 0), ("only_cuts", 2)):
+        measured = _delta_checks(engine, SKIPPED, 2, 2, n, strategy, monkeypatch, cuts.DELTA_FROM)
+        assert measured, strategy
+        load(engine, SKIPPED)
+        releases = []
+        for records in (0, cuts.DELTA_RECORDS):
+            monkeypatch.setattr(cuts, "DELTA_RECORDS", records)
+            result = sqlanon.anonymize(parse_config(config(SKIPPED, None, k=2, m=2, n=n, strategy=strategy)),
+                                       db=engine.url)
+            assert result.verified
+            releases.append((result.cuts_evaluated, result.metrics["rpd"], shape(released(engine))))
+        monkeypatch.undo()
+        assert releases[0] == releases[1], strategy
