@@ -208,6 +208,23 @@ def rpd(trees: dict, levels: dict, data: Data) -> float:
     return oracle.rpd(trees, lambda label: width[(label[0], levels[label])])
 
 
+def rpd_a(trees: dict, levels: dict, data: Data) -> float:
+    """RPD_a (Eq. 6-7) of the trees: on their synopsis (every rooted label path any record holds, with the records
+    holding it), per leaf the supports of its prefixes summed times 1 / prod(i * |C(u_i)|), summed, over the
+    synopsis's nodes times its leaves."""
+    width = widths(data)
+    support: dict[tuple, int] = {}
+    for paths in trees.values():
+        for prefix in {p[:i] for p in paths for i in range(1, len(p) + 1)}:
+            support[prefix] = support.get(prefix, 0) + 1
+    inner = {p[:-1] for p in support if len(p) > 1}
+    leaves = [p for p in support if p not in inner]
+    total = sum(sum(support[leaf[:i]] for i in range(1, len(leaf) + 1))
+                * math.prod(1 / (i * width[(label[0], levels[label])]) for i, label in enumerate(leaf, 1))
+                for leaf in leaves)
+    return total / (len(support) * len(leaves)) if leaves else 0.0
+
+
 def shape(trees: dict[Any, frozenset]) -> list[list[str]]:
     """The trees as a sorted list, record ids forgotten (labels may be None: compared as text)."""
     return sorted(sorted(map(repr, t)) for t in trees.values())
@@ -884,7 +901,7 @@ def test_fix_structure_by_shared_paths_disassociates_as_by_lookups(engine: Engin
 def _delta_checks(engine: Engine, data: Data, k: int, m: int, n: int, strategy: str, monkeypatch,
                   delta_from: int = 1) -> list[tuple[float, float]]:
     """Run a search with every specialization measured from its parent's parts (``CutEvaluator._measure_delta``)
-    also measured on every record's trees (``measure_rpd.sql.j2``) and its RPD by the test's own projection;
+    also measured on every record's trees (``measure_rpd.sql.j2``) and by the test's own projection and losses;
     ``delta_from``: the fewest clean specializations of a cut for which its parts are kept (in a forest of any
     size). The (RPD, RPD_a) pairs measured from parts."""
     from sqlanon.methods.related_tables import cuts
@@ -905,7 +922,7 @@ def _delta_checks(engine: Engine, data: Data, k: int, m: int, n: int, strategy: 
         nodes = self.forest.nodes
         cut = frozenset((self.forest.classes[nodes[e].cls], nodes[e].lvl, nodes[e].label) for e in expanded if e)
         trees, levels = cut_trees(source, cut)
-        assert found[0] == pytest.approx(rpd(trees, levels, used), rel=1e-9, abs=1e-12)
+        assert found == pytest.approx((rpd(trees, levels, used), rpd_a(trees, levels, used)), rel=1e-9, abs=1e-12)
         self.current = None  # as _measure_delta leaves it: ``keep`` projects the cut again
         measured.append(found)
         return found
@@ -923,21 +940,28 @@ def test_a_specialization_measured_from_its_parents_parts_is_measured_as_on_ever
         engine: Engine, data: Data, k: int, m: int, n: int, strategy: str, monkeypatch) -> None:
     """A specialization that needs no disassociation is measured from its parent's parts and the trees of the
     records it changes (``rpd_state.sql.j2``, ``measure_rpd_delta.sql.j2``): RPD and RPD_a as on every record's
-    trees, and RPD as the test's own projection gives it."""
+    trees, and as the test's own projection and losses give them."""
     assume(k <= len(data.cust))
     _delta_checks(engine, data, k, m, n, strategy, monkeypatch)
 
 
+@pytest.mark.spark
 def test_the_specializations_of_a_cut_are_measured_from_its_parts(engine: Engine, monkeypatch) -> None:
-    """On SKIPPED (16 records), with the default DELTA_FROM and any forest size, every strategy measures
+    """On SKIPPED (16 records), with the default DELTA_FROM and any forest size, each strategy measures
     specializations from their parents' parts, and releases the same trees (verified) after evaluating the same
     cuts as measuring each on every record's trees, as it does by default on a forest below DELTA_RECORDS."""
     from sqlanon.methods.related_tables import cuts
 
     assert len(SKIPPED.cust) < cuts.DELTA_RECORDS
-    for strategy, n in (("greedy_cut", 1), ("all_cuts", 0), ("only_cuts", 2)):
+    searches = [("greedy_cut", 1), ("all_cuts", 0), ("only_cuts", 2)]
+    spark = engine.name == "spark"
+    # On Spark, one search and its measures checked (each search takes minutes there; the engines' releases are
+    # compared elsewhere).
+    for strategy, n in searches[:1] if spark else searches:
         measured = _delta_checks(engine, SKIPPED, 2, 2, n, strategy, monkeypatch, cuts.DELTA_FROM)
         assert measured, strategy
+        if spark:
+            continue
         load(engine, SKIPPED)
         releases = []
         for records in (0, cuts.DELTA_RECORDS):
@@ -945,6 +969,7 @@ def test_the_specializations_of_a_cut_are_measured_from_its_parts(engine: Engine
             result = sqlanon.anonymize(parse_config(config(SKIPPED, None, k=2, m=2, n=n, strategy=strategy)),
                                        db=engine.url)
             assert result.verified
-            releases.append((result.cuts_evaluated, result.metrics["rpd"], shape(released(engine))))
+            releases.append((result.cuts_evaluated, shape(released(engine)), result.metrics["rpd"]))
         monkeypatch.undo()
-        assert releases[0] == releases[1], strategy
+        assert releases[0][:2] == releases[1][:2], strategy
+        assert releases[0][2] == pytest.approx(releases[1][2], rel=1e-12), strategy
