@@ -7,10 +7,10 @@
 -- context: what, table (new; records, prefixes), paths (rid, path: the cut's projection, a row per record's
 --          leaf path), dgh, depth (records, prefixes); records, prefixes (the two tables; totals)
 CACHE TABLE `sqlanon_0a1b2c3d_rprec` AS
-SELECT p.rid, avg(exp(-(coalesce(ln(CAST(1 * d1.width AS DOUBLE)), 0) + coalesce(ln(CAST(2 * d2.width AS DOUBLE)), 0) + coalesce(ln(CAST(3 * d3.width AS DOUBLE)), 0)))) AS rpd
-FROM `sqlanon_0a1b2c3d_rpc` AS p
+  SELECT p.rid, avg(exp(-(coalesce(ln(CAST(1 * d1.width AS DOUBLE)), 0) + coalesce(ln(CAST(2 * d2.width AS DOUBLE)), 0) + coalesce(ln(CAST(3 * d3.width AS DOUBLE)), 0)))) AS rpd
+  FROM `sqlanon_0a1b2c3d_rpc` AS p
   LEFT JOIN `sqlanon_0a1b2c3d_rdgh` AS d1 ON d1.id = try_element_at(p.path, 1)
   LEFT JOIN `sqlanon_0a1b2c3d_rdgh` AS d2 ON d2.id = try_element_at(p.path, 2)
   LEFT JOIN `sqlanon_0a1b2c3d_rdgh` AS d3 ON d3.id = try_element_at(p.path, 3)
-GROUP BY p.rid
+  GROUP BY p.rid
 -- bind parameters: []
