@@ -34,6 +34,14 @@ DELTA_FROM = 2
 #: side by side: 9 % slower at 1,500 customers, even at 15,000, 11 % faster at 150,000; benchmarks/README.md).
 DELTA_RECORDS = 50_000
 
+#: FixStructure works on the distinct trees (``CutEvaluator.project``) unless the cut is known to have at least
+#: this share of the records' count of them: grouping costs three statements over every record, and at the fine
+#: cuts a search spends most of its time on, nearly every record with orders has a tree of its own (TPC-H at
+#: scale factor 1, GreedyCutSearch's first 150 cuts, side by side: 13 % faster without it; benchmarks/README.md).
+#: A cut never has fewer distinct trees than a coarser cut (a record's tree under that one is a function of its
+#: tree under this one), so the count of a cut grouped is a lower bound for every cut that refines it.
+GROUP_SHARE = 0.5
+
 #: The most paths a record may have for the changed-records check to mark the paths each label is on as the bits
 #: of a BIGINT (``create_tree_labels.sql.j2``'s ``path_bits``); beyond them it looks labels up in arrays.
 PATH_BITS = 63
@@ -143,6 +151,8 @@ class CutEvaluator:
         #: Whether each specialization ``specializations`` checked for structure has a structural violation, for
         #: ``evaluate`` to read (none is asked of a parent with disassociations).
         self.violations: dict[frozenset[int], bool] = {}
+        #: The cuts whose trees were grouped, with their counts of distinct trees (GROUP_SHARE).
+        self.distinct: dict[frozenset[int], int] = {}
 
     def _drop(self, *tables: str) -> None:
         self.adapter.drop_tables(list(tables))
@@ -169,9 +179,8 @@ class CutEvaluator:
     def project(self, grouped: bool = True) -> str:
         """The records' trees under the cut of ``self.map``, before any disassociation: with ``grouped``, as
         distinct trees (``self.members``: which tree each record has; ``self.weights``: how many records each
-        stands for), what FixStructure reads; else each record's own (``self.records``), which the losses and
-        ``keep`` read as they are: grouping costs three statements over every record, and at the fine cuts a
-        search spends most of its time on, nearly every record has a tree of its own."""
+        stands for), what FixStructure reads at coarse cuts (GROUP_SHARE); else each record's own
+        (``self.records``), which the losses, ``keep`` and FixStructure at fine cuts read as they are."""
         adapter, out = self.adapter, self.trees[0]
         self._drop(self.records, self.members, self.weights, out)
         adapter.run(T + "project_paths.sql.j2", table=self.records, paths=self.forest.paths, map=self.map,
@@ -272,8 +281,8 @@ class CutEvaluator:
         return float(total or 0.0) / self.forest.records
 
     def fix_structure(self) -> tuple[tuple[int, int], ...] | None:
-        """The disassociations that make the projected trees k^(m,n)-anonymous (None: OnlyCutSearch and some were
-        needed), applied in place to the trees' table, which ``self.current`` then names.
+        """The disassociations that make the projected trees (``self.current``: the distinct trees, or each
+        record's) k^(m,n)-anonymous (None: OnlyCutSearch and some were needed), applied in place.
 
         Each round takes the violating relation with the fewest records (FixStructure's choice) and, with it,
         other violating relations whose disassociations commute with it (``_round``), then checks again. Only the
@@ -281,7 +290,9 @@ class CutEvaluator:
         labels' paths: no table of relations is kept). The check is kept up to date
         (``structure_check.sql.j2``): the supports of the combinations the rewritten trees held before and hold
         after are corrected, and only those combinations are looked at again."""
-        trees = self.current = self.trees[0]
+        trees = self.current
+        assert trees is not None
+        weights = None if trees == self.records else self.weights
         rules: list[tuple[int, int]] = []
         adapter, relations, labels, depth = self.adapter, self.relations, self.tree_items, self.forest.depth
         held, violations, delta, affected = self.check_tables
@@ -292,7 +303,7 @@ class CutEvaluator:
         adapter.run(T + "create_tree_labels.sql.j2", table=labels, paths=trees, depth=depth, fresh=None,
                     path_bits=bits)
         check = {"held": held, "violations": violations, "delta": delta, "affected": affected,
-                 "weights": self.weights, "relations": relations, "m": self.m, "k": self.k, "masks": self.masks,
+                 "weights": weights, "relations": relations, "m": self.m, "k": self.k, "masks": self.masks,
                  "limit": RULES_PER_ROUND, "path_bits": bits}
         adapter.run(T + "structure_check.sql.j2", what="held", table=held, items=labels, only=None, sign=1,
                     insert=False, **check)
@@ -405,18 +416,21 @@ class CutEvaluator:
         if not structure and parent is not None and parent.expanded == self.delta_parent:
             self.current = None
             return Evaluation(expanded, (), *self._measure_delta(parent.expanded, expanded))
-        projected = self.project(grouped=structure)
-        rules: tuple[tuple[int, int], ...] | None
-        if structure:
-            rules = self.fix_structure()
-        else:
-            rules = ()
-            self.current = projected
+        grouped = structure and self._distinct_at_least(expanded) < GROUP_SHARE * self.forest.records
+        self.current = self.project(grouped=grouped)
+        if grouped:
+            self.distinct[expanded] = int(self.adapter.run(T + "group_trees.sql.j2", what="count",
+                                                           weights=self.weights)[0][0])
+        rules: tuple[tuple[int, int], ...] | None = self.fix_structure() if structure else ()
         if rules is None:
             return None
         assert self.current is not None
         rpd, rpd_a = self.measure(self.current)
         return Evaluation(expanded, rules, rpd, rpd_a)
+
+    def _distinct_at_least(self, expanded: frozenset[int]) -> int:
+        """A lower bound on the cut's count of distinct trees: the largest of the coarser cuts grouped."""
+        return max((count for cut, count in self.distinct.items() if cut <= expanded), default=0)
 
     def _keep_parts(self, expanded: frozenset[int]) -> None:
         """The cut's losses in parts (``rpd_state.sql.j2``), from its trees projected."""

@@ -832,7 +832,7 @@ def _structure_run(engine: Engine, data: Data, k: int, m: int, n: int, strategy:
             if rules or holders:
                 relations = "test_relations"
                 self.adapter.drop_tables([relations])
-                run(T + "create_relations.sql.j2", table=relations, paths=self.trees[0], depth=self.forest.depth)
+                run(T + "create_relations.sql.j2", table=relations, paths=self.current, depth=self.forest.depth)
                 if holders:
                     run(template, **{**context, "items": None, "relations": relations, "table": "test_holders"})
                     assert sorted(self.adapter.execute(f'SELECT rid FROM "{context["table"]}"')) == sorted(
@@ -973,3 +973,86 @@ def test_the_specializations_of_a_cut_are_measured_from_its_parts(engine: Engine
         monkeypatch.undo()
         assert releases[0][:2] == releases[1][:2], strategy
         assert releases[0][2] == pytest.approx(releases[1][2], rel=1e-12), strategy
+
+
+def _grouping_run(engine: Engine, data: Data, k: int, m: int, n: int, strategy: str, monkeypatch,
+                  share: float) -> tuple:
+    """A search with ``cuts.GROUP_SHARE`` set to ``share`` (infinity: FixStructure always works on the distinct
+    trees; 0: always on each record's own). Its outcome: every FixStructure's cut and disassociations, then the
+    result's cut, disassociations, cuts evaluated, released trees and RPD (None: refused); and, per FixStructure,
+    whether its trees were grouped, with the cut's count of distinct trees (``CutEvaluator.distinct``)."""
+    from sqlanon.methods.related_tables import cuts
+    from sqlanon.methods.related_tables.cuts import CutEvaluator
+
+    monkeypatch.setattr(cuts, "GROUP_SHARE", share)
+    fix = CutEvaluator.fix_structure
+    fixed: list[tuple] = []
+    grouped: list[tuple[frozenset[int], bool, int]] = []
+
+    def checked(self: CutEvaluator) -> Any:
+        cut = self.current_cut
+        assert cut is not None
+        grouped.append((cut, self.current != self.records, self.distinct.get(cut, 0)))
+        rules = fix(self)
+        fixed.append((sorted(cut), rules))
+        return rules
+
+    monkeypatch.setattr(CutEvaluator, "fix_structure", checked)
+    load(engine, data)
+    try:
+        result = sqlanon.anonymize(parse_config(config(data, None, k=k, m=m, n=n, strategy=strategy)),
+                                   db=engine.url)
+    except NoSolutionError:
+        return (fixed, None), grouped
+    finally:
+        monkeypatch.undo()
+    assert result.verified
+    return (fixed, (result.expanded, result.disassociations, result.cuts_evaluated, shape(released(engine)),
+                    round(result.metrics["rpd"], 12))), grouped
+
+
+def _same_either_way(engine: Engine, data: Data, k: int, m: int, n: int, strategy: str, monkeypatch) -> list:
+    """FixStructure on the distinct trees and on each record's: the same disassociations in every cut, the same
+    release; a cut's count of distinct trees is never below that of a cut it specializes (GROUP_SHARE's lower
+    bound). The FixStructure runs of the grouped search."""
+    outcome, grouped = _grouping_run(engine, data, k, m, n, strategy, monkeypatch, float("inf"))
+    assert all(was for _, was, _ in grouped)
+    counts = {cut: count for cut, _, count in grouped}
+    for cut, count in counts.items():
+        for other, fewer in counts.items():
+            if other < cut:
+                assert fewer <= count, (sorted(other), fewer, sorted(cut), count)
+    ungrouped, never = _grouping_run(engine, data, k, m, n, strategy, monkeypatch, 0.0)
+    assert not any(was for _, was, _ in never)
+    assert outcome == ungrouped
+    return grouped
+
+
+@settings(max_examples=8, **SETTINGS)
+@given(data=forests(), k=st.integers(2, 4), m=st.integers(2, 3), n=st.integers(1, 2),
+       strategy=st.sampled_from(["greedy_cut", "all_cuts"]))
+def test_fix_structure_on_each_records_tree_is_fix_structure_on_the_distinct_trees(
+        engine: Engine, data: Data, k: int, m: int, n: int, strategy: str, monkeypatch) -> None:
+    """FixStructure works on the distinct trees at coarse cuts and on each record's own where a cut it
+    specializes had at least GROUP_SHARE of the records' count of them: the same cuts, disassociations and
+    release either way."""
+    assume(k <= len(data.cust))
+    _same_either_way(engine, data, k, m, n, strategy, monkeypatch)
+
+
+@pytest.mark.spark
+def test_fix_structure_groups_trees_only_below_a_share_of_distinct_trees(engine: Engine, monkeypatch) -> None:
+    """The forest of the shared-paths test above, whose cuts disassociate: either way the same disassociations
+    and release; with a share of a quarter, a cut is grouped unless a coarser cut was grouped into at least a
+    quarter as many distinct trees as records (here the first cut, with 1 tree of 4 records)."""
+    cust = [(c, "a1") for c in range(4)]
+    ords = [(2 * c + j, c, day) for c in range(4) for j, day in enumerate(("d1", "d3"))]
+    items = [(o, o, kind) for o, kind in enumerate(["x", "y", "y", "x"] * 2)]
+    data = Data(cust, ords, items, None, None)
+    grouped = _same_either_way(engine, data, 3, 2, 1, "all_cuts", monkeypatch)
+    assert any(cut != frozenset({0}) for cut, _, _ in grouped)
+    _, quarter = _grouping_run(engine, data, 3, 2, 1, "all_cuts", monkeypatch, 0.25)
+    assert {was for _, was, _ in quarter} == {True, False}
+    for cut, was, _ in quarter:
+        known = max([count for other, had, count in quarter if had and other < cut], default=0)
+        assert was == (known < 0.25 * len(cust)), (sorted(cut), was, known)

@@ -1,0 +1,42 @@
+-- structure_check: FixStructure's check (seed 003, Algorithm 3), kept up to date from round to round instead of
+-- recomputed over every tree. A combination (X, R) of up to m labels and 1 to n relations between them violates
+-- when some but fewer than k records hold it. Every (X, R) a record holds is generated once per record: X in
+-- id order (x0 < x1 < ...; -1 past the combination's size, a plain key), R as a bitmask over X's pairs (p, q),
+-- p < q, numbered in that order; whether two labels are related is read from the upper one's `below`.
+-- Statements (`what`):
+-- * 'held' creates `table` (or, with `insert`, adds to it): per size, X and the relations present among X, with
+--   the records holding them (trees weighted by `weights`), over the trees of `items` (or of `only` among
+--   them), counted with `sign`. fix_structure keeps `held` summing to the supports of the current trees: a
+--   round's rewritten trees are counted once with -1 (their labels before) and once with +1 (after), in a
+--   delta table first;
+-- * 'affected' creates `affected`: the X of the delta (their supports may have moved);
+-- * 'merge' adds the delta to `held`;
+-- * 'violations' creates `violations`: every violating (X, R) from `held`; with `affected`, instead replaces
+--   the rows of those X ('unviolate' deletes them first). The supports of other X did not change, so neither
+--   did whether they violate;
+-- * 'rules': the relations of the violating R's, with the records holding each, fewest first (then the lowest
+--   ids; cuts.py takes the first, and with it others that commute with those taken), at most `limit`. One
+--   global order over all violations (the paper's nested order over X, then R, is one of many;
+--   docs/related_tables.md). With `path_bits` the trees holding a relation are read from `items` (two labels
+--   whose paths intersect), and `relations` is not needed.
+-- context: what, table, held, violations, affected, delta (table names), items (create_tree_labels.sql.j2's:
+--          rid, item, below, or on_paths with path_bits), only (none or a table of rids), sign (1 or -1),
+--          insert, weights (rid, weight; none: each tree is one record's), relations (rid, a, b; not with path_bits), m, k, masks ({size: [masks
+--          of 1..n bits]}), limit, path_bits (optional: labels related by their paths' bits, see
+--          create_tree_labels.sql.j2)
+WITH rules AS (
+  SELECT x0 AS a, x1 AS b FROM `sqlanon_0a1b2c3d_rviol` WHERE size = 2 AND (mask & 1) <> 0
+  UNION
+  SELECT x0 AS a, x1 AS b FROM `sqlanon_0a1b2c3d_rviol` WHERE size = 3 AND (mask & 1) <> 0
+  UNION
+  SELECT x0 AS a, x2 AS b FROM `sqlanon_0a1b2c3d_rviol` WHERE size = 3 AND (mask & 2) <> 0
+  UNION
+  SELECT x1 AS a, x2 AS b FROM `sqlanon_0a1b2c3d_rviol` WHERE size = 3 AND (mask & 4) <> 0
+)
+SELECT r.a, r.b, count(*) AS support
+FROM rules AS r JOIN `sqlanon_0a1b2c3d_rtitems` AS ia ON ia.item = r.a
+JOIN `sqlanon_0a1b2c3d_rtitems` AS ib ON ib.rid = ia.rid AND ib.item = r.b AND (ia.on_paths & ib.on_paths) <> 0
+GROUP BY r.a, r.b
+ORDER BY support, r.a, r.b
+LIMIT 1000
+-- bind parameters: []
