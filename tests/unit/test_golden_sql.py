@@ -843,8 +843,6 @@ CASES: dict[str, tuple[str, dict[str, Any]]] = {
                               "members": f"{PREFIX}rmembers"}),
     "rt_group_trees_weights": ("methods/related_tables/group_trees.sql.j2",
                                {"table": f"{PREFIX}rweights", "what": "weights", "members": f"{PREFIX}rmembers"}),
-    "rt_group_trees_count": ("methods/related_tables/group_trees.sql.j2",
-                             {"what": "count", "weights": f"{PREFIX}rweights"}),
     "rt_structure_check_held_records": ("methods/related_tables/structure_check.sql.j2", {
         "what": "held", "table": f"{PREFIX}rheld", "items": f"{PREFIX}rtitems", "only": None, "sign": 1,
         "insert": False, "weights": None, "m": 3, "k": 20, "masks": rt_masks(3, 2), "path_bits": True}),

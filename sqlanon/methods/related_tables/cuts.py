@@ -419,8 +419,8 @@ class CutEvaluator:
         grouped = structure and self._distinct_at_least(expanded) < GROUP_SHARE * self.forest.records
         self.current = self.project(grouped=grouped)
         if grouped:
-            self.distinct[expanded] = int(self.adapter.run(T + "group_trees.sql.j2", what="count",
-                                                           weights=self.weights)[0][0])
+            self.distinct[expanded] = int(self.adapter.run("count_rows.sql.j2", source=(self.weights,), qis=[],
+                                                           nulls=False)[0][0])
         rules: tuple[tuple[int, int], ...] | None = self.fix_structure() if structure else ()
         if rules is None:
             return None

@@ -2,9 +2,8 @@
 -- the structure check, disassociation and the losses work on the distinct trees, counting weights, which at the
 -- coarse cuts a search starts from are far fewer than the records. `what` picks the statement:
 -- members (rid, tid: records numbered by their tree's paths), trees (tid as rid, path), weights (tid as rid,
--- weight); count returns the distinct trees' count (cuts.GROUP_SHARE).
--- context: table (new), what, paths (with members: per record), members (with trees and weights), weights
---          (with count)
+-- weight).
+-- context: table (new), what, paths (with members: per record), members (with trees and weights)
 CACHE TABLE `sqlanon_0a1b2c3d_rmembers` AS
 SELECT rid, dense_rank() OVER (ORDER BY signature) AS tid
 FROM (

@@ -21,9 +21,9 @@
 --   whose paths intersect), and `relations` is not needed.
 -- context: what, table, held, violations, affected, delta (table names), items (create_tree_labels.sql.j2's:
 --          rid, item, below, or on_paths with path_bits), only (none or a table of rids), sign (1 or -1),
---          insert, weights (rid, weight; none: each tree is one record's), relations (rid, a, b; not with path_bits), m, k, masks ({size: [masks
---          of 1..n bits]}), limit, path_bits (optional: labels related by their paths' bits, see
---          create_tree_labels.sql.j2)
+--          insert, weights (rid, weight; none: each tree is one record's), relations (rid, a, b; not with
+--          path_bits), m, k, masks ({size: [masks of 1..n bits]}), limit, path_bits (optional: labels related
+--          by their paths' bits, see create_tree_labels.sql.j2)
 INSERT INTO `sqlanon_0a1b2c3d_rdelta`
 SELECT size, x0, x1, x2, present, -sum(weight) AS weight
 FROM (

@@ -409,13 +409,14 @@ def _fresh_checks(engine: Engine, data: Data, k: int, m: int, n: int, strategy: 
     return answers
 
 
-def _run_then_undo(engine: Engine, data: Data, k: int, m: int, n: int, strategy: str, monkeypatch) -> None:
-    """Load the data and run a search (a refusal is fine), then take back the test's monkeypatches."""
+def _run_then_undo(engine: Engine, data: Data, k: int, m: int, n: int, strategy: str, monkeypatch) -> Any:
+    """Load the data and run a search, then take back the test's monkeypatches: its result (None: refused)."""
     load(engine, data)
     try:
-        sqlanon.anonymize(parse_config(config(data, None, k=k, m=m, n=n, strategy=strategy)), db=engine.url)
+        return sqlanon.anonymize(parse_config(config(data, None, k=k, m=m, n=n, strategy=strategy)),
+                                 db=engine.url)
     except NoSolutionError:
-        pass
+        return None
     finally:  # hypothesis runs every example with the same fixture: no wrapper around the last one's
         monkeypatch.undo()
 
@@ -857,14 +858,9 @@ def _structure_run(engine: Engine, data: Data, k: int, m: int, n: int, strategy:
 
     monkeypatch.setattr(CutEvaluator, "__init__", forced)
     monkeypatch.setattr(CutEvaluator, "fix_structure", checked)
-    load(engine, data)
-    try:
-        result = sqlanon.anonymize(parse_config(config(data, None, k=k, m=m, n=n, strategy=strategy)),
-                                   db=engine.url)
-    except NoSolutionError:
+    result = _run_then_undo(engine, data, k, m, n, strategy, monkeypatch)
+    if result is None:
         return fixed, None, used
-    finally:
-        monkeypatch.undo()
     return fixed, (result.expanded, result.disassociations, round(result.metrics["rpd"], 12),
                    result.cuts_evaluated), used
 
@@ -998,14 +994,9 @@ def _grouping_run(engine: Engine, data: Data, k: int, m: int, n: int, strategy: 
         return rules
 
     monkeypatch.setattr(CutEvaluator, "fix_structure", checked)
-    load(engine, data)
-    try:
-        result = sqlanon.anonymize(parse_config(config(data, None, k=k, m=m, n=n, strategy=strategy)),
-                                   db=engine.url)
-    except NoSolutionError:
+    result = _run_then_undo(engine, data, k, m, n, strategy, monkeypatch)
+    if result is None:
         return (fixed, None), grouped
-    finally:
-        monkeypatch.undo()
     assert result.verified
     return (fixed, (result.expanded, result.disassociations, result.cuts_evaluated, shape(released(engine)),
                     round(result.metrics["rpd"], 12))), grouped
