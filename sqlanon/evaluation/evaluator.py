@@ -95,7 +95,7 @@ class NodeEvaluator:
         self.cache: dict[Node, NodeStats] = {}
         #: Rendered query shapes: the text with the template's comments, without them, and the bind parameters;
         #: and the class keys of k-anonymity queries per grouping (``_class_key``).
-        self._shapes: dict[tuple[bool, str, bool], tuple[str, str, list[object]]] = {}
+        self._shapes: dict[tuple[bool, str, bool, tuple[int | None, ...] | None], tuple[str, str, list[object]]] = {}
         self._keys: dict[tuple[bool, ...], str] = {}
         self._markers = tuple(_LEVEL_MARKER.format(i) for i in range(len(fset.single_code)))
         #: Feasibility checks run ahead by ``prefetch``, taken by ``evaluate`` as it asks for them.
@@ -104,12 +104,15 @@ class NodeEvaluator:
 
     def context(self, node: Sequence[int | str], loss_weights: bool,
                 grouped: Sequence[bool] | None = None, generic: bool = False, sliced: bool = False,
-                table: str | None = None, grouping: str | None = None) -> dict[str, Any]:
+                table: str | None = None, grouping: str | None = None,
+                fixed: Sequence[int | None] | None = None) -> dict[str, Any]:
         """Template context for a node (or for level markers, see ``sql``). ``generic``: the levels become bind
         parameters choosing among every level's column (a frequency set with all of them). A query with the
         Loss weights counts every class statistic; a feasibility check only ``class_statistics``. ``table``:
         the table read (``_table``), by default the code table where the query reads no more. ``grouping``:
-        the k-anonymity query's class key as SQL, where the caller renders it apart (``_query``)."""
+        the k-anonymity query's class key as SQL, where the caller renders it apart (``_query``). ``fixed``: per
+        QI, its Loss weight at the node's level where the frequency set stores no column for it (``_fixed``; by
+        default read from the levels, which must then be numbers)."""
         by_code = loss_weights and self.code_weights is not None
         if table is None:  # a whole-table statement outside the search (the write's failing classes): read it ready
             table = self._whole_table(loss_weights)
@@ -132,7 +135,16 @@ class NodeEvaluator:
             "sliced": {"parts": self.fset.parts, "limit": self.max_suppressed, "ranges": self.fset.part_ranges}
             if sliced else None,
             "grouping": grouping,
+            "fixed": fixed if fixed is not None or not loss_weights or generic else self._fixed(node),
+            "fixed_weights": [list(f) for f in self.fset.fixed_weights] if generic and loss_weights else None,
         }
+
+    def _fixed(self, node: Sequence[int | str]) -> tuple[int | None, ...] | None:
+        """Per QI, its Loss weight at the node's level where every row has it and the frequency set stores no
+        column for it (``FrequencySet.fixed_weights``); None where every level's column is stored."""
+        if not self.fset.fixed_weights:
+            return None
+        return tuple(self.fset.fixed_weight(i, int(level)) for i, level in enumerate(node))
 
     def template(self, loss_weights: bool, sliced: bool = False) -> str:
         """The template of the node query's shape: the judged query where models or a population judge the
@@ -171,7 +183,9 @@ class NodeEvaluator:
         # Weights looked up per code need every QI's code in the class key.
         grouped = (True,) * len(node) if weights and self.code_weights is not None else self._grouped(node)
         markers = self._markers
-        shape = self._shapes.get((weights, table, sliced))
+        # A query with the Loss weights computes those of the levels stored without a column: one shape per set.
+        fixed = self._fixed(node) if weights and not self.prepared else None
+        shape = self._shapes.get((weights, table, sliced, fixed))
         if shape is None:
             # Nodes differ only in the level suffixes of column names and in the QIs their k-anonymity query
             # groups by, so Jinja renders the query once per shape (a marker per QI, and one for the class
@@ -180,9 +194,9 @@ class NodeEvaluator:
             rendered, values = self.adapter.render(
                 self.template(weights, sliced),
                 **self.context(markers, weights, grouped, generic=self.prepared, sliced=sliced, table=table,
-                               grouping=None if self.judged else _KEY_MARKER),
+                               grouping=None if self.judged else _KEY_MARKER, fixed=fixed),
             )
-            shape = self._shapes[weights, table, sliced] = (rendered, _COMMENT_LINE.sub("", rendered), values)
+            shape = self._shapes[weights, table, sliced, fixed] = (rendered, _COMMENT_LINE.sub("", rendered), values)
         text, params = shape[0 if comments else 1], shape[2]
         if not self.judged:
             text = text.replace(_KEY_MARKER, self._class_key(markers, grouped))

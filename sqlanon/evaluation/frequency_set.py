@@ -70,6 +70,14 @@ class FrequencySet:
     rollups: tuple[RolledUp, ...] = ()
     #: Where the code table is made only when a query first needs it (rolled up from the frequency set).
     codes_pending: PendingCodes | None = None
+    #: fixed_weights[i][j]: the Loss weight of every row of QI i's hierarchy at level j where they all have the
+    #: same (``LoadedHierarchy.fixed_weights``): the frequency set stores no w{i}_{j} column, and readers take
+    #: that weight times cnt instead; None where the column is stored. Empty: every column is stored.
+    fixed_weights: tuple[tuple[int | None, ...], ...] = ()
+
+    def fixed_weight(self, qi: int, level: int) -> int | None:
+        """QI ``qi``'s Loss weight at ``level`` where every row has it (no column stored), else None."""
+        return self.fixed_weights[qi][level] if self.fixed_weights else None
 
     @classmethod
     def build(  # noqa: PLR0913 - keyword-only: the optional parts of the frequency set, named at the call site
@@ -94,11 +102,13 @@ class FrequencySet:
         ``ranges_table``: a name for the table of the parts' row positions, where sliced checks read parts by
         them (``NodeQueryTuning.reads_part_ranges``); ``counted``: where ``source`` is the source grouped already
         (``group_source_rows.sql.j2``), its count column."""
-        qis = [{"column": h.attribute, "coded": h.coded_table, "height": h.height} for h in hierarchies]
+        qis = cls.qi_context(hierarchies)
+        fixed = tuple(tuple(qi["fixed"]) for qi in qis)
         adapter.run("build_frequency_set.sql.j2", table=table, source=tuple(source), qis=qis, basic=basic,
                     sensitive=list(sensitive), counted=counted)
         heights = [h.height for h in hierarchies]
-        row = adapter.run("summarize_frequency_set.sql.j2", table=table, heights=heights, distinct=count_distinct,
+        row = adapter.run("summarize_frequency_set.sql.j2", table=table, heights=heights,
+                          fixed=[list(f) for f in fixed], distinct=count_distinct,
                           hashed_distinct=tuning_for(adapter).HASHED_COUNT_DISTINCT,
                           k=slice_check[0] if slice_check else None)[0]
         records, distinct = int(row[0] or 0), int(row[1])
@@ -140,7 +150,14 @@ class FrequencySet:
         return cls(table, records, distinct, tuple(sums), tuple(single), tuple(maxima), tuple(sensitive), population,
                    codes_table, tuple(counts) if count_distinct else None, slicing=levels,
                    parts=slicing.PARTS if levels else 0, part_ranges=ranges_table if levels else None,
-                   rollups=rolled, codes_pending=pending)
+                   rollups=rolled, codes_pending=pending, fixed_weights=fixed)
+
+    @staticmethod
+    def qi_context(hierarchies: Sequence[LoadedHierarchy]) -> list[dict]:
+        """build_frequency_set.sql.j2's ``qis``: each hierarchy's column, coded table, height, and the Loss weight
+        of each level whose rows all weigh the same (None elsewhere), which the frequency set stores no column for."""
+        return [{"column": h.attribute, "coded": h.coded_table, "height": h.height,
+                 "fixed": list(h.fixed_weights or (None,) * h.height)} for h in hierarchies]
 
     @staticmethod
     def _roll_up(adapter: EngineAdapter, table: str, heights: Sequence[int], qis: Sequence[int], rows: int,

@@ -92,3 +92,14 @@ def encode(rows: Sequence[Row], height: int, null_explicit: bool) -> list[tuple[
             cells += [label, codes[j][label], weight]
         out.append(tuple(cells))
     return out
+
+
+def fixed_weights(coded: Sequence[Sequence[object]], height: int) -> tuple[int | None, ...]:
+    """Per level, the Loss weight that every row of ``encode``'s output has there, None where they differ.
+
+    >>> fixed_weights([("a", "Va", "a", 1, 0, "x", 1, 1, "*", 1, 2), ("b", "Vb", "b", 2, 0, "x", 1, 1, "*", 1, 2),
+    ...                ("c", "Vc", "c", 3, 0, "y", 2, 0, "*", 1, 2)], 3)
+    (0, None, 2)
+    """
+    weights = [{row[4 + 3 * j] for row in coded} for j in range(height)]
+    return tuple(int(next(iter(w))) if len(w) == 1 else None for w in weights)  # type: ignore[call-overload]

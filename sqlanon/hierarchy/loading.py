@@ -54,6 +54,11 @@ class LoadedHierarchy:
     leaves: int
     #: Declared information loss per level for WIL (None: level / (height - 1)).
     loss: tuple[float, ...] | None
+    #: Per level, the Loss weight every coded row has there where they all have the same one (a level-0 value is
+    #: its own label: 0; a single top label: N - 1), else None. The frequency set stores no weight column for
+    #: such a level (its weight is that number times the row's count): known only of hierarchies coded in
+    #: Python (``encoding.fixed_weights``), the others store every level's.
+    fixed_weights: tuple[int | None, ...] = ()
 
 
 def load_hierarchy(  # noqa: PLR0913 - keyword-only, each named at its two call sites
@@ -93,8 +98,9 @@ def load_hierarchy(  # noqa: PLR0913 - keyword-only, each named at its two call 
     if kind == "csv":
         where = f"{where} (file {config.csv})"  # content errors name the hierarchy file too
     loading = _Loading(adapter, tuple(source), attribute, raw, coded, where, created, check_values)
+    fixed: tuple[int | None, ...] = (None,) * height
     if found.rows is not None:
-        leaves = _load_rows(loading, found.rows, height, deferred, hint)
+        leaves, fixed = _load_rows(loading, found.rows, height, deferred, hint)
         checked = coded  # same value and label columns as the raw table
     else:
         if not found.loaded:  # else load_csv_hierarchy.sql.j2 created and filled it
@@ -118,6 +124,7 @@ def load_hierarchy(  # noqa: PLR0913 - keyword-only, each named at its two call 
         where=where,
         leaves=leaves,
         loss=tuple(config.loss) if config.loss is not None else None,
+        fixed_weights=fixed,
     )
 
 
@@ -299,9 +306,10 @@ def _small_file(path: Path) -> bool:
 def _load_rows(
     loading: _Loading, rows: list[list[str | None]], height: int, deferred: list[CodedRows] | None = None,
     hint: str = "",
-) -> int:
+) -> tuple[int, tuple[int | None, ...]]:
     """The coded table of a hierarchy whose rows are in Python, checked and coded there; the number of
-    leaves. A hierarchy that is not a tree goes to the database after all, which lists its problems."""
+    leaves, and the Loss weight of each level where every coded row has the same one (``fixed_weights``). A
+    hierarchy that is not a tree goes to the database after all, which lists its problems."""
     adapter, where = loading.adapter, loading.where
     if not encoding.well_formed(rows, height):
         loading.created.append(loading.raw)
@@ -313,14 +321,15 @@ def _load_rows(
     if not null_explicit:
         rows = [*rows, [None] * height + [described.top_label]]  # add_null_row.sql.j2
     loading.created.append(loading.coded)
-    batch = [CodedRows(loading.coded, height, encoding.encode(rows, height, null_explicit))]
+    coded = encoding.encode(rows, height, null_explicit)
+    batch = [CodedRows(loading.coded, height, coded)]
     if deferred is not None and not loading.check_values:
         deferred.extend(batch)
     else:
         adapter.create_coded_tables(batch)
     if loading.check_values:  # values of the data missing from level 0
         _validate(adapter, loading.coded, loading.source, loading.attribute, height, where)
-    return described.leaves
+    return described.leaves, encoding.fixed_weights(coded, height)
 
 
 def _check_description(

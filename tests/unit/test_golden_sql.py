@@ -217,6 +217,19 @@ CASES: dict[str, tuple[str, dict[str, Any]]] = {
             "sensitive": [],
         },
     ),
+    "build_frequency_set_fixed_weights": (
+        "build_frequency_set.sql.j2",
+        {
+            "table": f"{PREFIX}fs",
+            "source": SOURCE,
+            "qis": [
+                {"column": "age", "coded": f"{PREFIX}c0", "height": 3, "fixed": [0, None, 41]},
+                {"column": WEIRD, "coded": f"{PREFIX}c1", "height": 2, "fixed": [None, None]},
+            ],
+            "basic": False,
+            "sensitive": [],
+        },
+    ),
     "build_frequency_set_grouped": (
         "build_frequency_set.sql.j2",
         {
@@ -329,6 +342,16 @@ CASES: dict[str, tuple[str, dict[str, Any]]] = {
         {"table": f"{PREFIX}fs", "levels": [2, 0, 1], "grouped": [True] * 3, "k": 5, "loss_weights": True,
          **NO_MODELS},
     ),
+    "evaluate_node_loss_weights_fixed": (
+        "evaluate_node_k_anonymity.sql.j2",
+        {"table": f"{PREFIX}fs", "levels": [2, 0, 1], "grouped": [True] * 3, "k": 5, "loss_weights": True,
+         **NO_MODELS, "fixed": [41, 0, None]},
+    ),
+    "evaluate_node_float_sums_fixed": (
+        "evaluate_node_k_anonymity.sql.j2",
+        {"table": f"{PREFIX}fs", "levels": [1, 2], "grouped": [True] * 2, "k": 3, "loss_weights": True, **NO_MODELS,
+         "float_sums": True, "fixed": [None, 7]},
+    ),
     "evaluate_node_code_weights": (
         "evaluate_node_code_weights.sql.j2",
         {"table": f"{PREFIX}fsc", "levels": [2, 0, 1], "grouped": [True] * 3, "k": 5, "loss_weights": True,
@@ -412,6 +435,15 @@ CASES: dict[str, tuple[str, dict[str, Any]]] = {
     "evaluate_node_models_prepared": (
         "evaluate_node_judged.sql.j2",
         {"table": f"{PREFIX}fs", "levels": [1, 0], "k": 5, "loss_weights": True, **MODELS, "level_heights": [3, 2]},
+    ),
+    "evaluate_node_models_fixed_weights": (
+        "evaluate_node_judged.sql.j2",
+        {"table": f"{PREFIX}fs", "levels": [2, 0], "k": 5, "loss_weights": True, **MODELS, "fixed": [12, 0]},
+    ),
+    "evaluate_node_models_prepared_fixed_weights": (
+        "evaluate_node_judged.sql.j2",
+        {"table": f"{PREFIX}fs", "levels": [1, 0], "k": 5, "loss_weights": True, **MODELS, "level_heights": [3, 2],
+         "fixed_weights": [[0, None, 12], [0, 3]]},
     ),
     "evaluate_node_models_packed": (
         "evaluate_node_judged.sql.j2",
@@ -534,6 +566,10 @@ CASES: dict[str, tuple[str, dict[str, Any]]] = {
         "summarize_frequency_set.sql.j2",
         {"table": f"{PREFIX}fs", "heights": [3, 2, 1], "distinct": False},
     ),
+    "summarize_frequency_set_fixed_weights": (
+        "summarize_frequency_set.sql.j2",
+        {"table": f"{PREFIX}fs", "heights": [3, 2], "distinct": False, "fixed": [[0, None, 41], [None, 5]]},
+    ),
     "summarize_frequency_set_below_k": (
         "summarize_frequency_set.sql.j2",
         {"table": f"{PREFIX}fs", "heights": [3, 2], "distinct": False, "k": 5},
@@ -545,6 +581,10 @@ CASES: dict[str, tuple[str, dict[str, Any]]] = {
     "summarize_frequency_set_distinct": (
         "summarize_frequency_set.sql.j2",
         {"table": f"{PREFIX}fs", "heights": [3, 2, 1], "distinct": True},
+    ),
+    "summarize_frequency_set_distinct_fixed_weights": (
+        "summarize_frequency_set.sql.j2",
+        {"table": f"{PREFIX}fs", "heights": [3, 2], "distinct": True, "fixed": [[0, None, 41], [None, 5]]},
     ),
     "summarize_frequency_set_distinct_hashed": (
         "summarize_frequency_set.sql.j2",

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from ...criteria import criteria_from_config
 from ...errors import ConfigError
-from ...evaluation import NodeEvaluator
+from ...evaluation import FrequencySet, NodeEvaluator
 from ...metrics import metric_by_name
 from .preparation import PreparedData
 
@@ -31,7 +31,7 @@ def explain(session: Session, data: PreparedData, node: dict[str, int]) -> str:
                               criteria_from_config(cfg))
     fs_sql, fs_params = adapter.render(
         "build_frequency_set.sql.j2", table=data.fset.table, source=data.source,
-        qis=[{"column": h.attribute, "coded": h.coded_table, "height": h.height} for h in data.hierarchies],
+        qis=FrequencySet.qi_context(data.hierarchies),
         basic=cfg.privacy.null_handling == "basic", sensitive=list(data.fset.sensitive),
     )
     # Run the node's query once: it makes any table a run makes on first use (the code table), so every

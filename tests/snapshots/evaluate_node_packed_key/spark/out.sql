@@ -13,7 +13,8 @@
 --          several columns), grouping (optional: the class key as SQL, see macros/node_query.sql.j2),
 --          float_sums (see macros/node_query.sql.j2), counted (which of classes, suppressed_classes, dm_star to
 --          count: a feasibility check counts only what the metric reads), loss_weights (bool: sum each QI's
---          Loss weight column over the suppressed records)
+--          Loss weight column over the suppressed records), fixed (optional: per QI, the Loss weight every row
+--          has at the node's level where the frequency set stores no column for it, else none)
 -- columns: suppressed_records, then those counted, then b{i} per QI when loss_weights; a sum over no class is
 --          NULL, read as 0 (an aggregate FILTER without coalesce is cheaper for DuckDB to bind and run)
 SELECT sum(s) FILTER (WHERE s < ?) AS suppressed_records

@@ -1,5 +1,7 @@
 -- summarize_frequency_set: node-independent sums for the metrics' lower bounds.
--- context: table, heights, distinct (count the distinct codes of every level: only DM*'s bound reads them),
+-- context: table, heights, fixed (optional: per QI and level, the Loss weight of every row where the frequency
+--          set stores no column for it, build_frequency_set.sql.j2: its sum is that times the records),
+--          distinct (count the distinct codes of every level: only DM*'s bound reads them),
 --          hashed_distinct (optional: count(DISTINCT) hashes, so each level's codes are counted directly),
 --          k (optional: also count the records of rows below k, which the bottom node suppresses, the most any
 --          node does: whether sliced checks pay, slicing.py)
