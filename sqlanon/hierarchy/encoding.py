@@ -103,3 +103,28 @@ def fixed_weights(coded: Sequence[Sequence[object]], height: int) -> tuple[int |
     """
     weights = [{row[4 + 3 * j] for row in coded} for j in range(height)]
     return tuple(int(next(iter(w))) if len(w) == 1 else None for w in weights)  # type: ignore[call-overload]
+
+
+#: A level's modified codes are written into the modification rate's statement as a list of at most this many
+#: codes (those modified, or those not); beyond it the statement looks them up in the coded table.
+MODIFIED_CODES_LISTED = 16
+
+
+def modified_codes(coded: Sequence[Sequence[object]], height: int) -> tuple[tuple[bool, tuple[int, ...]] | None, ...]:
+    """Per level, the level-0 codes of the rows whose label there is not their value (a NULL row's NULL label is
+    no change; measure_modification.sql.j2), as (negated, codes): the codes modified (False) or those not
+    (True), whichever list is shorter; None where both are longer than ``MODIFIED_CODES_LISTED``. (False, ())
+    is a level that modifies nothing (level 0), (True, ()) one that modifies every value (a single top).
+
+    >>> modified_codes([("a", "Va", "a", 1, 0, "ab", 1, 1, "*", 1, 2), ("b", "Vb", "b", 2, 0, "b", 2, 0, "*", 1, 2),
+    ...                 (None, "N", None, 3, 0, None, 3, 0, "*", 1, 2)], 3)
+    ((False, ()), (False, (1,)), (True, ()))
+    """
+    everything = {row[3] for row in coded}
+    out: list[tuple[bool, tuple[int, ...]] | None] = []
+    for j in range(height):
+        modified = {row[3] for row in coded if row[2 + 3 * j] != row[0]}
+        kept = everything - modified
+        negated, codes = (True, kept) if len(kept) < len(modified) else (False, modified)
+        out.append((negated, tuple(sorted(codes))) if len(codes) <= MODIFIED_CODES_LISTED else None)  # type: ignore[arg-type]
+    return tuple(out)

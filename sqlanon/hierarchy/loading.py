@@ -59,6 +59,10 @@ class LoadedHierarchy:
     #: such a level (its weight is that number times the row's count): known only of hierarchies coded in
     #: Python (``encoding.fixed_weights``), the others store every level's.
     fixed_weights: tuple[int | None, ...] = ()
+    #: Per level, the level-0 codes whose label there is not their value, as a short list (``encoding.
+    #: modified_codes``), for the modification rate's statement; None (or empty, for a hierarchy coded in the
+    #: database) where it looks them up in the coded table.
+    modified_codes: tuple[tuple[bool, tuple[int, ...]] | None, ...] = ()
 
 
 def load_hierarchy(  # noqa: PLR0913 - keyword-only, each named at its two call sites
@@ -99,8 +103,9 @@ def load_hierarchy(  # noqa: PLR0913 - keyword-only, each named at its two call 
         where = f"{where} (file {config.csv})"  # content errors name the hierarchy file too
     loading = _Loading(adapter, tuple(source), attribute, raw, coded, where, created, check_values)
     fixed: tuple[int | None, ...] = (None,) * height
+    modified: tuple[tuple[bool, tuple[int, ...]] | None, ...] = ()
     if found.rows is not None:
-        leaves, fixed = _load_rows(loading, found.rows, height, deferred, hint)
+        leaves, fixed, modified = _load_rows(loading, found.rows, height, deferred, hint)
         checked = coded  # same value and label columns as the raw table
     else:
         if not found.loaded:  # else load_csv_hierarchy.sql.j2 created and filled it
@@ -125,6 +130,7 @@ def load_hierarchy(  # noqa: PLR0913 - keyword-only, each named at its two call 
         leaves=leaves,
         loss=tuple(config.loss) if config.loss is not None else None,
         fixed_weights=fixed,
+        modified_codes=modified,
     )
 
 
@@ -306,10 +312,11 @@ def _small_file(path: Path) -> bool:
 def _load_rows(
     loading: _Loading, rows: list[list[str | None]], height: int, deferred: list[CodedRows] | None = None,
     hint: str = "",
-) -> tuple[int, tuple[int | None, ...]]:
+) -> tuple[int, tuple[int | None, ...], tuple[tuple[bool, tuple[int, ...]] | None, ...]]:
     """The coded table of a hierarchy whose rows are in Python, checked and coded there; the number of
-    leaves, and the Loss weight of each level where every coded row has the same one (``fixed_weights``). A
-    hierarchy that is not a tree goes to the database after all, which lists its problems."""
+    leaves, the Loss weight of each level where every coded row has the same one (``fixed_weights``), and each
+    level's modified codes (``modified_codes``). A hierarchy that is not a tree goes to the database after all,
+    which lists its problems."""
     adapter, where = loading.adapter, loading.where
     if not encoding.well_formed(rows, height):
         loading.created.append(loading.raw)
@@ -329,7 +336,7 @@ def _load_rows(
         adapter.create_coded_tables(batch)
     if loading.check_values:  # values of the data missing from level 0
         _validate(adapter, loading.coded, loading.source, loading.attribute, height, where)
-    return described.leaves, encoding.fixed_weights(coded, height)
+    return described.leaves, encoding.fixed_weights(coded, height), encoding.modified_codes(coded, height)
 
 
 def _check_description(

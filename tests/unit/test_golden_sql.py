@@ -477,6 +477,14 @@ CASES: dict[str, tuple[str, dict[str, Any]]] = {
         {"table": f"{PREFIX}fs", "levels": [2, 1], "k": 5, "loss_weights": False, **NO_MODELS,
          "hierarchies": [{"coded": f"{PREFIX}c0", "level": 2}, {"coded": f"{PREFIX}c1", "level": 1}]},
     ),
+    "measure_modification_listed": (
+        "measure_modification.sql.j2",
+        {"table": f"{PREFIX}fs", "levels": [0, 2, 1, 3], "k": 5, "loss_weights": False, **NO_MODELS,
+         "hierarchies": [{"coded": f"{PREFIX}c0", "level": 0, "listed": (False, ())},
+                         {"coded": f"{PREFIX}c1", "level": 2, "listed": (True, ())},
+                         {"coded": WEIRD, "level": 1, "listed": (True, (7,))},
+                         {"coded": f"{PREFIX}c3", "level": 3, "listed": None}]},
+    ),
     "measure_modification_models": (
         "measure_modification.sql.j2",
         {"table": f"{PREFIX}fs", "levels": [0, 2], "k": 3, "loss_weights": False, **MODELS,

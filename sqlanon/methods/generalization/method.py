@@ -328,7 +328,8 @@ class GeneralizationMethod(AnonymizationMethod):
         set (``measure_modification.sql.j2``): the share of the considered records' quasi-identifier cells whose
         released label differs from the value; a suppressed record's cells are all modified."""
         if not hasattr(self, "_modification"):
-            levels = [{"coded": h.coded_table, "level": level}
+            levels = [{"coded": h.coded_table, "level": level,
+                       "listed": h.modified_codes[level] if h.modified_codes else None}
                       for h, level in zip(self.data.hierarchies, self.node, strict=True)]
             row = self.adapter.run("measure_modification.sql.j2", hierarchies=levels,
                                    **self.evaluator.context(self.node, False, table=self.data.fset.table))[0]

@@ -1,4 +1,6 @@
-"""Loss weight columns the frequency set does not store (``FrequencySet.fixed_weights``).
+"""What a hierarchy coded in Python tells of its levels, read instead of the coded table: the Loss weight columns
+the frequency set does not store (``FrequencySet.fixed_weights``) and the modified codes of the modification
+rate's statement (``encoding.modified_codes``).
 
 Where every row of a hierarchy's level has the same Loss weight (a level-0 value is its own label: 0; a single top
 label: N - 1), the frequency set stores no w{i}_{j} column, and every reader takes that weight times the row's count
@@ -18,6 +20,7 @@ from hypothesis import strategies as st
 
 from sqlanon.criteria import criteria_from_config
 from sqlanon.evaluation import FrequencySet, NodeEvaluator
+from sqlanon.hierarchy import encoding
 from sqlanon.hierarchy.encoding import fixed_weights
 from sqlanon.session import Session
 from tests.helpers import prepare
@@ -93,3 +96,33 @@ def test_weights_left_out_are_computed_as_stored_with_models(engine, case: Model
                           label="nodes")
         _compare(session.adapter, prepare(session), cfg.privacy.k, criteria_from_config(cfg), nodes, False,
                  case.null_handling == "basic")
+
+
+@settings(max_examples=15, **SETTINGS)
+@given(case=cases(), listed=st.sampled_from([0, 1, 3, 16]))
+def test_modified_codes_are_those_the_coded_table_gives(engine, case: Case, listed: int) -> None:
+    """Each level's listed codes (modified, or negated: not modified) are exactly the level-0 codes that
+    measure_modification.sql.j2 otherwise looks up in the coded table; a level with a longer list has none."""
+    table = fresh("src")
+    case.create_table(engine, table)
+    oracle = case.oracle()
+    if case.input_error_expected(oracle):
+        return
+    with Session(case.config(engine, table)) as session, pytest.MonkeyPatch.context() as mp:
+        mp.setattr(encoding, "MODIFIED_CODES_LISTED", listed)
+        prepared = prepare(session)
+        adapter = session.adapter
+        for h in prepared.hierarchies:
+            coded = adapter.quote_identifier(h.coded_table)
+            every = {int(r[0]) for r in adapter.execute(f"SELECT g0 FROM {coded}")}
+            for j, entry in enumerate(h.modified_codes):
+                level = adapter.quote_identifier(f"l{j}")
+                modified = {int(r[0]) for r in adapter.execute(
+                    f"SELECT g0 FROM {coded} WHERE {level} IS DISTINCT FROM value")}
+                shortest = min(len(modified), len(every - modified))
+                if entry is None:
+                    assert shortest > listed, (h.attribute, j)
+                    continue
+                negated, codes = entry
+                assert len(codes) <= listed and (every - set(codes) if negated else set(codes)) == modified, (
+                    h.attribute, j, entry, modified)

@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 import sqlanon
 from sqlanon.config import parse_config
 from sqlanon.errors import InputError, NoSolutionError
+from sqlanon.hierarchy import encoding
 from sqlanon.methods.generalization.method import GeneralizationMethod
 from sqlanon.methods.local_recoding.method import LocalRecodingMethod
 from sqlanon.session import Session
@@ -185,16 +186,20 @@ def _keep_ids(cfg: Any, suppression_limit: float | None = None) -> Any:
 
 @settings(max_examples=20, **SETTINGS)
 @given(case=cases(with_limits=True), mode=st.sampled_from(["remove", "mask"]),
-       metric=st.sampled_from(["loss", "dm_star", "height"]))
+       metric=st.sampled_from(["loss", "dm_star", "height"]), listed=st.sampled_from([0, 1, 16]))
 def test_rate_equals_the_written_table_row_by_row_and_the_oracle(engine: Engine, case: Case, mode: str,
-                                                                metric: str) -> None:
+                                                                metric: str, listed: int) -> None:
+    """``listed``: the longest list of a level's modified codes the statement is given (``encoding.
+    modified_codes``): 0 keeps the lookups in the coded table but for levels that modify nothing or everything."""
     table = fresh("mr")
     case.create_table(engine, table)
     oracle = case.oracle()
     if case.input_error_expected(oracle) or oracle.optimum(metric) is None:
         return
     cfg = _keep_ids(case.config(engine, table, metric=metric, suppressed_rows=mode))
-    result = sqlanon.anonymize(cfg)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(encoding, "MODIFIED_CODES_LISTED", listed)
+        result = sqlanon.anonymize(cfg)
     node = tuple(result.transformation[q] for q in case.qis)
     expected = oracle.modification_rate(node)
     event(f"suppressed {'> 0' if result.suppressed_rows else '= 0'}")
