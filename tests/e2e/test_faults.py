@@ -47,7 +47,6 @@ from tests.e2e.test_interrupt import (
     config_data,
     leftovers,
     make_source,
-    postgres_backends,
     postgres_in_write,
     sleeping,
     snapshot,
@@ -495,7 +494,9 @@ def test_connection_dropped_mid_run_fails_cleanly(engine: Engine, tmp_path: Path
     shown = invoke("runs", "show", run["run_id"], "--db", engine.url)
     assert shown.exit_code == 0 and f"error: {message}" in shown.stdout
     rerun(engine, path)
-    assert postgres_backends(engine) == 0
+    # The rerun closed its connection; the server ends that backend a moment later (CI on 584f408 saw it still
+    # listed once, under load), so its absence is awaited, bounded, as after the dropped one.
+    wait_for_server_cleanup(engine)
 
 
 # --- 6: passwords never leak ---------------------------------------------------------------------------------
