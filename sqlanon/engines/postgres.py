@@ -40,8 +40,15 @@ SESSION_SETTINGS = {
 
 
 #: work_mem for aggregates over whole tables: the frequency set's build, a written table's verification
-#: (``aggregate_settings``).
-AGGREGATE_WORK_MEM = "64MB"
+#: (``aggregate_settings``), in MB: at least this, ...
+AGGREGATE_WORK_MEM_MB = 64
+#: ... or this many bytes per row of the source where the run counted it (``settings_for_data``), up to
+#: AGGREGATE_WORK_MEM_MAX_MB. A hash aggregate may use work_mem times hash_mem_multiplier (2 from PostgreSQL 15
+#: on); grouping a source's rows on every column it reads holds about 140 bytes per distinct row (10 M ADULT-
+#: shaped rows: 1.74 M distinct, 237 MB). With 64 MB it spilled to disk in 5 batches (7.1 s), with 160 MB it
+#: ran in one (6.5 s); at 100 M rows it spills either way, in fewer batches (benchmarks/README.md).
+AGGREGATE_WORK_MEM_PER_ROW = 16
+AGGREGATE_WORK_MEM_MAX_MB = 256
 
 #: Settings for an aggregate of many rows into few groups (``aggregate_settings`` with ``few_groups``), a
 #: release's classes. The planner guesses a freshly written table's classes at millions (57,379 of 9.7 M rows
@@ -63,6 +70,7 @@ class PostgresAdapter(EngineAdapter):
         super().__init__(conninfo, display_url)
         self._con: Any = None
         self._restore: dict[str, str] = {}  # borrowed connection: settings changed, and their values before
+        self._source_rows: int | None = None  # settings_for_data: sizes aggregate_settings' work_mem
 
     @classmethod
     def from_url(cls, url: str, display_url: str, base_dir: Path | None, create: bool) -> PostgresAdapter:
@@ -152,14 +160,25 @@ class PostgresAdapter(EngineAdapter):
         """Whether the connection URL sets this setting itself (``options=-c name=...``): the URL wins."""
         return name in self.url
 
+    def settings_for_data(self, rows: int | None) -> None:
+        """Remember the source's rows: aggregate_settings sizes work_mem from them."""
+        self._source_rows = rows
+
+    def aggregate_work_mem(self) -> str:
+        """work_mem for aggregates of whole tables: AGGREGATE_WORK_MEM_PER_ROW bytes per source row, within
+        AGGREGATE_WORK_MEM_MB and AGGREGATE_WORK_MEM_MAX_MB."""
+        by_rows = (self._source_rows or 0) * AGGREGATE_WORK_MEM_PER_ROW // (1024 * 1024)
+        return f"{min(max(AGGREGATE_WORK_MEM_MB, by_rows), AGGREGATE_WORK_MEM_MAX_MB)}MB"
+
     @contextmanager
     def aggregate_settings(self, few_groups: bool = False) -> Iterator[None]:
-        """``work_mem`` 64 MB for the statements: with 4 MB (the default) the planner sorts the classes of a
-        freshly written, unanalyzed table on disk where a hash table fits, in the verification and in the
-        frequency set's build and copies (CUP's code table sorted into parts, FARS's rolled-up tables). Not for
-        the whole session: the write-back's shuffle was no faster with it. ``few_groups``: parallel workers
-        and hashing too (``FEW_GROUPS_SETTINGS``). A setting in the URL wins."""
-        wanted = {"work_mem": AGGREGATE_WORK_MEM}
+        """``work_mem`` for the statements (``aggregate_work_mem``, at least 64 MB): with 4 MB (the default)
+        the planner sorts the classes of a freshly written, unanalyzed table on disk where a hash table fits, in
+        the verification and in the frequency set's build and copies (CUP's code table sorted into parts, FARS's
+        rolled-up tables), and the grouping of a large source's rows spills. Not for the whole session: the
+        write-back's shuffle was no faster with it, and node queries keep the session's value.
+        ``few_groups``: parallel workers and hashing too (``FEW_GROUPS_SETTINGS``). A setting in the URL wins."""
+        wanted = {"work_mem": self.aggregate_work_mem()}
         if few_groups:
             wanted.update(FEW_GROUPS_SETTINGS)
         wanted = {name: value for name, value in wanted.items() if not self._url_sets(name)}

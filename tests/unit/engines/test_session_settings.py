@@ -51,7 +51,8 @@ def test_postgres_verification_aggregates_with_more_work_mem_and_in_parallel(
     from urllib.parse import quote
 
     from sqlanon import run as api  # the run lifecycle calls the verifier
-    from sqlanon.engines.postgres import AGGREGATE_WORK_MEM, FEW_GROUPS_SETTINGS, PostgresAdapter
+    from sqlanon.engines.postgres import AGGREGATE_WORK_MEM_MB, FEW_GROUPS_SETTINGS, PostgresAdapter
+    AGGREGATE_WORK_MEM = f"{AGGREGATE_WORK_MEM_MB}MB"  # a source of a few rows
 
     seen: list[str] = []
     original_run, original_verify = PostgresAdapter.run, api.verify_output
@@ -294,7 +295,8 @@ def test_postgres_check_measures_a_published_table_as_the_verification_does(
     """``sqlanon check`` groups a published table into its classes with the verification's settings (hashing,
     parallel workers), and restores the session's afterwards."""
     from sqlanon import audit
-    from sqlanon.engines.postgres import AGGREGATE_WORK_MEM, FEW_GROUPS_SETTINGS, PostgresAdapter
+    from sqlanon.engines.postgres import AGGREGATE_WORK_MEM_MB, FEW_GROUPS_SETTINGS, PostgresAdapter
+    AGGREGATE_WORK_MEM = f"{AGGREGATE_WORK_MEM_MB}MB"  # a source of a few rows
 
     seen: list[tuple[str, str]] = []
     original_run, original_measure = PostgresAdapter.run, audit.measure_classes
@@ -326,7 +328,8 @@ def test_postgres_frequency_set_builds_with_more_work_mem(
 ) -> None:
     """The frequency set and its copies (whole-table aggregates and a sort into parts) are built with work_mem
     64 MB, so that they do not spill to disk; the node queries of the search run with the session's value."""
-    from sqlanon.engines.postgres import AGGREGATE_WORK_MEM, PostgresAdapter
+    from sqlanon.engines.postgres import AGGREGATE_WORK_MEM_MB, PostgresAdapter
+    AGGREGATE_WORK_MEM = f"{AGGREGATE_WORK_MEM_MB}MB"  # a source of a few rows
     from sqlanon.evaluation.evaluator import NodeEvaluator
 
     seen: dict[str, set[str]] = {}
@@ -352,3 +355,41 @@ def test_postgres_frequency_set_builds_with_more_work_mem(
     assert seen["build_frequency_set.sql.j2"] == seen["summarize_frequency_set.sql.j2"] == {AGGREGATE_WORK_MEM}
     assert seen["node"] == default != {AGGREGATE_WORK_MEM}, seen
     assert len(seen["planner"]) == 1 and "0.01 off" not in seen["planner"], seen
+
+
+def test_postgres_aggregate_work_mem_follows_the_source_rows() -> None:
+    """work_mem for whole-table aggregates: 64 MB until the source is counted and for small ones, then 16 bytes
+    per source row, at most 256 MB."""
+    from sqlanon.engines.postgres import PostgresAdapter
+
+    adapter = PostgresAdapter("postgresql://nowhere/db", "postgresql://nowhere/db")
+    assert adapter.aggregate_work_mem() == "64MB"
+    for rows, expected in ((None, "64MB"), (0, "64MB"), (1_000_000, "64MB"), (4_194_304, "64MB"),
+                           (4_259_840, "65MB"), (10_000_000, "152MB"), (16_777_216, "256MB"),
+                           (100_000_000, "256MB")):
+        adapter.settings_for_data(rows)
+        assert adapter.aggregate_work_mem() == expected, rows
+
+
+@ON_POSTGRES
+def test_postgres_aggregates_of_a_large_source_get_more_work_mem(
+    both: Engine, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The run passes the source's row count on (settings_for_data), and the frequency set's build gets
+    work_mem sized from it: here a few rows at 100 MB each, so the cap of 256 MB."""
+    from sqlanon.engines import postgres
+    from sqlanon.engines.postgres import PostgresAdapter
+
+    monkeypatch.setattr(postgres, "AGGREGATE_WORK_MEM_PER_ROW", 100 * 1024 * 1024)
+    seen: set[str] = set()
+    original_run = PostgresAdapter.run
+
+    def run(self, template, **context):
+        if template == "build_frequency_set.sql.j2":
+            seen.add(self.execute("SELECT current_setting('work_mem')")[0][0])
+        return original_run(self, template, **context)
+
+    monkeypatch.setattr(PostgresAdapter, "run", run)
+    result = invoke("anonymize", config_file(tmp_path, base_config(both.url)), "--dry-run")
+    assert result.exit_code == 0, result.output
+    assert seen == {"256MB"}, seen
