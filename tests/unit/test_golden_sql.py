@@ -273,6 +273,10 @@ CASES: dict[str, tuple[str, dict[str, Any]]] = {
         "count_rows.sql.j2",
         {"source": WEIRD_SOURCE, "qis": ["age", WEIRD], "nulls": True},
     ),
+    "count_nulls": (
+        "count_nulls.sql.j2",
+        {"source": WEIRD_SOURCE, "columns": ["age", WEIRD]},
+    ),
     "count_rows_total": (
         "count_rows.sql.j2",
         {"source": WEIRD_SOURCE, "qis": ["age", WEIRD], "nulls": False},

@@ -35,13 +35,20 @@ def attributes(
 ) -> list[dict[str, Any]]:
     losses = attribute_losses(data, node, stats)
     basic = cfg.privacy.null_handling == "basic"
+    examples_of = [
+        adapter.run("report_hierarchy_examples.sql.j2", table=h.values_table, level=level, limit=EXAMPLES + 1)
+        for h, level in zip(data.hierarchies, node, strict=True)
+    ]
+    # Every hierarchy has a NULL row (extended match), but "NULL -> NULL" only says something about a column
+    # that holds NULLs: asked of the source only then (one count of every such column; basic match removed
+    # them all).
+    asked = [h.attribute for h, examples in zip(data.hierarchies, examples_of, strict=True)
+             if not basic and any(v is None for v, _ in examples)]
+    with_nulls = _columns_with_nulls(adapter, data, asked)
     out = []
     for i, (h, level) in enumerate(zip(data.hierarchies, node, strict=True)):
-        examples = adapter.run("report_hierarchy_examples.sql.j2", table=h.values_table, level=level,
-                               limit=EXAMPLES + 1)
-        # Every hierarchy has a NULL row (extended match), but "NULL -> NULL" only says something about a column
-        # that holds NULLs: asked of the source only then (one count; basic match removed them all).
-        if any(v is None for v, _ in examples) and (basic or not _has_nulls(adapter, data, h.attribute)):
+        examples = examples_of[i]
+        if any(v is None for v, _ in examples) and h.attribute not in with_nulls:
             examples = [(v, g) for v, g in examples if v is not None]
         examples = examples[:EXAMPLES]
         out.append(
@@ -58,10 +65,14 @@ def attributes(
     return out
 
 
-def _has_nulls(adapter: EngineAdapter, data: PreparedData, column: str) -> bool:
-    """Whether the source has a NULL in ``column`` (asked of its grouped rows where there are: fewer to read)."""
+def _columns_with_nulls(adapter: EngineAdapter, data: PreparedData, columns: list[str]) -> set[str]:
+    """Which of ``columns`` hold a NULL in the source, in one pass (over its grouped rows where there are:
+    fewer to read)."""
+    if not columns:
+        return set()
     source = (data.grouped.table,) if data.grouped else data.source
-    return int(adapter.run("count_rows.sql.j2", source=source, qis=[column], nulls=True)[0][1]) > 0
+    counts = adapter.run("count_nulls.sql.j2", source=source, columns=columns)[0]
+    return {c for c, n in zip(columns, counts, strict=True) if int(n) > 0}
 
 
 def search(problem: SearchProblem, data: PreparedData, node: Node, qis: list[str]) -> dict[str, Any]:
