@@ -1046,6 +1046,27 @@ CASES: dict[str, tuple[str, dict[str, Any]]] = {
             "salt": 42,
         },
     ),
+    "release_kinds_grouped_level0": (  # the weird-named QI at level 0: grouped on its values, looked up after
+        "release_kinds.sql.j2",
+        {
+            "table": f"{PREFIX}kinds",
+            **RELEASE_REMOVE,
+            "source": (f"{PREFIX}gr",),
+            "counted": "sqlanon_rows",
+            "salt": 42,
+        },
+    ),
+    "release_kinds_grouped_level0_mask": (
+        "release_kinds.sql.j2",
+        {
+            "table": f"{PREFIX}kinds",
+            **RELEASE_REMOVE,
+            "mask": True,
+            "source": (f"{PREFIX}gr",),
+            "counted": "sqlanon_rows",
+            "salt": 42,
+        },
+    ),
     "write_kinds": (
         "write_kinds.sql.j2",
         {

@@ -241,7 +241,7 @@ class GeneralizationMethod(AnonymizationMethod):
         if grouped or groupable(self.adapter, data.source, [c["name"] for c in columns if c["qi_index"] is None]):
             # The released rows' kinds in random order, then each repeated: only the kinds are sorted.
             kinds = self.session.scratch("kinds")
-            with self.adapter.aggregate_settings():  # a GROUP BY of every row, as the frequency set's build
+            with self.adapter.aggregate_settings(hashed=True):  # a GROUP BY of every row, as the frequency set's
                 self.adapter.run("release_kinds.sql.j2", table=kinds, salt=shuffle_salt(cfg.output.seed), **context)
             template, context = "write_kinds.sql.j2", {"kinds": kinds, "columns": columns}
         return Release(

@@ -393,3 +393,24 @@ def test_postgres_aggregates_of_a_large_source_get_more_work_mem(
     result = invoke("anonymize", config_file(tmp_path, base_config(both.url)), "--dry-run")
     assert result.exit_code == 0, result.output
     assert seen == {"256MB"}, seen
+
+
+@ON_POSTGRES
+def test_postgres_release_kinds_are_hashed(both: Engine, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The release's kinds are grouped by hashing (enable_sort off, aggregate_settings(hashed=True)): grouped on
+    the values of quasi-identifiers at level 0, the planner sorted them. The write after it has the session's
+    value again."""
+    from sqlanon.engines.postgres import PostgresAdapter
+
+    seen: dict[str, str] = {}
+    original_run = PostgresAdapter.run
+
+    def run(self, template, **context):
+        if template in ("release_kinds.sql.j2", "write_kinds.sql.j2"):
+            seen[template] = self.execute("SELECT current_setting('enable_sort')")[0][0]
+        return original_run(self, template, **context)
+
+    monkeypatch.setattr(PostgresAdapter, "run", run)
+    result = invoke("anonymize", config_file(tmp_path, base_config(both.url)))
+    assert result.exit_code == 0, result.output
+    assert seen == {"release_kinds.sql.j2": "off", "write_kinds.sql.j2": "on"}, seen
