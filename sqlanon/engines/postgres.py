@@ -44,11 +44,13 @@ SESSION_SETTINGS = {
 AGGREGATE_WORK_MEM_MB = 64
 #: ... or this many bytes per row of the source where the run counted it (``settings_for_data``), up to
 #: AGGREGATE_WORK_MEM_MAX_MB. A hash aggregate may use work_mem times hash_mem_multiplier (2 from PostgreSQL 15
-#: on); grouping a source's rows on every column it reads holds about 140 bytes per distinct row (10 M ADULT-
-#: shaped rows: 1.74 M distinct, 237 MB). With 64 MB it spilled to disk in 5 batches (7.1 s), with 160 MB it
-#: ran in one (6.5 s); at 100 M rows it spills either way, in fewer batches (benchmarks/README.md).
+#: on); grouping a source's rows on every column it reads holds about 140-150 bytes per distinct row (10 M
+#: ADULT-shaped rows: 1.74 M distinct, 237 MB; 100 M: 6.79 M distinct, 1.04 GB). With 64 MB the 10 M-row
+#: grouping spilled to disk in 5 batches (7.1 s), with 152 MB it ran in one (6.5 s); the 100 M-row one took
+#: 255.8 s spilling with 256 MB and 79.3 s in one batch with 1 GB (benchmarks/README.md). A run is one batch
+#: session on the server; a work_mem in the URL caps it.
 AGGREGATE_WORK_MEM_PER_ROW = 16
-AGGREGATE_WORK_MEM_MAX_MB = 256
+AGGREGATE_WORK_MEM_MAX_MB = 1024
 
 #: Settings for an aggregate of many rows into few groups (``aggregate_settings`` with ``few_groups``), a
 #: release's classes. The planner guesses a freshly written table's classes at millions (57,379 of 9.7 M rows

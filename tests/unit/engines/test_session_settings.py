@@ -359,14 +359,14 @@ def test_postgres_frequency_set_builds_with_more_work_mem(
 
 def test_postgres_aggregate_work_mem_follows_the_source_rows() -> None:
     """work_mem for whole-table aggregates: 64 MB until the source is counted and for small ones, then 16 bytes
-    per source row, at most 256 MB."""
+    per source row, at most 1 GB."""
     from sqlanon.engines.postgres import PostgresAdapter
 
     adapter = PostgresAdapter("postgresql://nowhere/db", "postgresql://nowhere/db")
     assert adapter.aggregate_work_mem() == "64MB"
     for rows, expected in ((None, "64MB"), (0, "64MB"), (1_000_000, "64MB"), (4_194_304, "64MB"),
                            (4_259_840, "65MB"), (10_000_000, "152MB"), (16_777_216, "256MB"),
-                           (100_000_000, "256MB")):
+                           (67_108_864, "1024MB"), (100_000_000, "1024MB")):
         adapter.settings_for_data(rows)
         assert adapter.aggregate_work_mem() == expected, rows
 
@@ -376,7 +376,7 @@ def test_postgres_aggregates_of_a_large_source_get_more_work_mem(
     both: Engine, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The run passes the source's row count on (settings_for_data), and the frequency set's build gets
-    work_mem sized from it: here a few rows at 100 MB each, so the cap of 256 MB."""
+    work_mem sized from it: here a few rows at 100 MB each, so the cap of 1 GB."""
     from sqlanon.engines import postgres
     from sqlanon.engines.postgres import PostgresAdapter
 
@@ -392,7 +392,7 @@ def test_postgres_aggregates_of_a_large_source_get_more_work_mem(
     monkeypatch.setattr(PostgresAdapter, "run", run)
     result = invoke("anonymize", config_file(tmp_path, base_config(both.url)), "--dry-run")
     assert result.exit_code == 0, result.output
-    assert seen == {"256MB"}, seen
+    assert seen == {"1GB"}, seen
 
 
 @ON_POSTGRES
