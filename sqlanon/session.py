@@ -152,12 +152,16 @@ class Session(DatabaseSession):
         self.source_shown = shown
         return SourceTable(source, shown, self.check_columns(source, shown))
 
-    def count_records(self, table: SourceTable, qis: list[str]) -> tuple[int, int]:
+    def count_records(self, table: SourceTable, qis: list[str],
+                      grouped: tuple[tuple[str, ...], str] | None = None) -> tuple[int, int]:
         """(rows of the source, rows of them that basic NULL matching removes: a NULL quasi-identifier);
-        InputError when no record is left, SmallerThanKError when fewer than k are."""
+        InputError when no record is left, SmallerThanKError when fewer than k are. ``grouped``: the source's rows
+        grouped (the table and its count column, ``group_source_rows.sql.j2``), counted instead of the source."""
         cfg = self.config
         basic = cfg.privacy.null_handling == "basic"
-        counts = [int(v) for v in self.adapter.run("count_rows.sql.j2", source=table.parts, qis=qis, nulls=basic)[0]]
+        parts, counted = grouped if grouped is not None else (table.parts, None)
+        counts = [int(v) for v in self.adapter.run("count_rows.sql.j2", source=parts, qis=qis, nulls=basic,
+                                                   counted=counted)[0]]
         total, removed = counts[0], counts[1] if basic else 0
         considered = total - removed
         if total == 0:

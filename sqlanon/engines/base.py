@@ -272,6 +272,11 @@ class EngineAdapter:
 
     # Session settings by the size and kind of work, for any method's statements (the verifier and ``check``
     # use aggregate_settings too); the node queries' own are the tuning's (``evaluation/tuning.py``).
+    def estimated_rows(self, source: Sequence[str]) -> int | None:
+        """The engine's estimate of a table's rows, without reading them; None where it has none cheaper than a
+        count (``count_rows.sql.j2``)."""
+        return None
+
     def settings_for_data(self, rows: int | None) -> None:
         """Settings for the rest of a run whose source has ``rows`` rows (None: not counted yet), restored by
         ``close`` (none here)."""

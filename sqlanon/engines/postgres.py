@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -161,6 +162,11 @@ class PostgresAdapter(EngineAdapter):
     def _url_sets(self, name: str) -> bool:
         """Whether the connection URL sets this setting itself (``options=-c name=...``): the URL wins."""
         return name in self.url
+
+    def estimated_rows(self, source: Sequence[str]) -> int | None:
+        """The planner's estimate (``catalog/estimate_rows.sql.j2``): from the table's statistics, or its size."""
+        plan = self.run("catalog/estimate_rows.sql.j2", source=source)[0][0]
+        return int((json.loads(plan) if isinstance(plan, str) else plan)[0]["Plan"]["Plan Rows"])
 
     def settings_for_data(self, rows: int | None) -> None:
         """Remember the source's rows: aggregate_settings sizes work_mem from them."""

@@ -281,6 +281,10 @@ CASES: dict[str, tuple[str, dict[str, Any]]] = {
         "count_rows.sql.j2",
         {"source": WEIRD_SOURCE, "qis": ["age", WEIRD], "nulls": False},
     ),
+    "count_rows_grouped": (
+        "count_rows.sql.j2",
+        {"source": (f"{PREFIX}gr",), "qis": ["age", WEIRD], "nulls": True, "counted": "sqlanon_rows"},
+    ),
     "create_demo_table": (
         "create_demo_table.sql.j2",
         {"table": ("patients",), "rows": 1000},
@@ -565,6 +569,9 @@ CASES: dict[str, tuple[str, dict[str, Any]]] = {
     "find_dependants": (
         "catalog/find_dependants.sql.j2",
         {"table": ("warehouse", "analytics", WEIRD), "regclass": '"analytics"."we""ird; col"'},
+    ),
+    "estimate_rows": (
+        "catalog/estimate_rows.sql.j2", {"source": ("analytics", WEIRD)},
     ),
     "find_tables_read": (
         "catalog/find_tables_read.sql.j2",
@@ -1317,6 +1324,7 @@ NOT_RUN_ON_SPARK = {
     "export_csv.sql.j2": "no output.csv on Spark (SUPPORTS_CSV_SOURCE)",
     "methods/related_tables/export_trees_json.sql.j2": "no output.json on Spark (SUPPORTS_CSV_SOURCE)",
     "catalog/find_tables_read.sql.j2": "SparkAdapter.tables_read reads the view's plan",
+    "catalog/estimate_rows.sql.j2": "only PostgreSQL estimates a table's rows (EngineAdapter.estimated_rows)",
 }
 
 

@@ -236,7 +236,7 @@ class GeneralizationMethod(AnonymizationMethod):
         }
         template = "write_output.sql.j2"
         grouped = data.grouped
-        if grouped is not None:  # the source grouped once already (Preparation._grouped_rows): read that
+        if grouped is not None:  # the source grouped once already (Preparation._grouping): read that
             context.update(source=(grouped.table,), counted=grouped.counted)
         if grouped or groupable(self.adapter, data.source, [c["name"] for c in columns if c["qi_index"] is None]):
             # The released rows' kinds in random order, then each repeated: only the kinds are sorted.

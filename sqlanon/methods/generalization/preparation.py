@@ -85,7 +85,17 @@ class Preparation:
         size_known = cfg.privacy.delta_presence is None
         if size_known:
             self.adapter.settings_for_data(None)
-        total, removed = session.count_records(table, qis)
+        grouped = self._grouping(source, columns)
+        if grouped is None:
+            total, removed = session.count_records(table, qis)
+        else:
+            # The records are counted from the grouped rows: one pass over the source fewer. The planner's
+            # estimate of its rows sizes the grouping's work_mem.
+            if size_known:
+                self.adapter.settings_for_data(self.adapter.estimated_rows(source))
+            with self.adapter.aggregate_settings():
+                self._group(source, columns, grouped)
+            total, removed = session.count_records(table, qis, grouped=((grouped.table,), grouped.counted))
         considered = total - removed
         basic = cfg.privacy.null_handling == "basic"
         if size_known:
@@ -123,7 +133,6 @@ class Preparation:
             self.temporary.append(codes_table)
         slice_check = None if judged else self._slice_check(considered, metric)
         with self.adapter.aggregate_settings():
-            grouped = self._grouped_rows(source, columns)
             fset = FrequencySet.build(
                 self.adapter, table=fs_table, source=(grouped.table,) if grouped else source,
                 hierarchies=hierarchies, basic=basic, counted=grouped.counted if grouped else None,
@@ -158,24 +167,31 @@ class Preparation:
         )
         return PreparedData(source, shown, columns, total, removed, hierarchies, fset, lattice, ctx, metric, grouped)
 
-    def _grouped_rows(self, source: tuple[str, ...], columns: list[str]) -> GroupedRows | None:
-        """The source grouped once on the columns the run reads and releases, where the engine groups before
-        joining lookups (``GROUPS_BEFORE_LOOKUPS``: PostgreSQL), so that the frequency set's build and the release
-        do not group every row each; None elsewhere, or where a released column cannot be grouped
-        (``EngineAdapter.UNGROUPABLE_TYPES``: that release sorts every row instead)."""
+    def _grouping(self, source: tuple[str, ...], columns: list[str]) -> GroupedRows | None:
+        """Where the source is grouped once on the columns the run reads and releases (``_group``): where the
+        engine groups before joining lookups (``GROUPS_BEFORE_LOOKUPS``: PostgreSQL), so that the frequency set's
+        build and the release do not group every row each, and the records are counted from the groups; None
+        elsewhere, or where a released column cannot be grouped (``EngineAdapter.UNGROUPABLE_TYPES``: that
+        release sorts every row instead)."""
         if not self.adapter.GROUPS_BEFORE_LOOKUPS:
             return None
-        # The released columns hold every column the frequency set reads: sensitive attributes are released.
-        read = [c["name"] for c in self.config.released_columns(columns)]
-        if not groupable(self.adapter, source, [c for c in read if c not in self.config.quasi_identifiers]):
+        copied = [c for c in self._read(columns) if c not in self.config.quasi_identifiers]
+        if not groupable(self.adapter, source, copied):
             return None
         counted = "sqlanon_rows"
         while counted in columns:  # a name of none of the source's columns
             counted += "_"
-        table = f"{self.prefix}gr"
-        self.temporary.append(table)
-        self.adapter.run("group_source_rows.sql.j2", table=table, source=source, columns=read, counted=counted)
-        return GroupedRows(table, counted)
+        return GroupedRows(f"{self.prefix}gr", counted)
+
+    def _read(self, columns: list[str]) -> list[str]:
+        """The columns grouped: the released ones hold every column the frequency set reads (sensitive
+        attributes are released)."""
+        return [c["name"] for c in self.config.released_columns(columns)]
+
+    def _group(self, source: tuple[str, ...], columns: list[str], grouped: GroupedRows) -> None:
+        self.temporary.append(grouped.table)
+        self.adapter.run("group_source_rows.sql.j2", table=grouped.table, source=source, columns=self._read(columns),
+                         counted=grouped.counted)
 
     def _slice_check(self, considered: int, metric: type[InformationLossMetric]) -> tuple[int, int] | None:
         """(k, limit) where feasibility checks may be sliced (``slicing.py``): k-anonymity checks that count

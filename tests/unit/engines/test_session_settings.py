@@ -376,23 +376,39 @@ def test_postgres_aggregates_of_a_large_source_get_more_work_mem(
     both: Engine, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The run passes the source's row count on (settings_for_data), and the frequency set's build gets
-    work_mem sized from it: here a few rows at 100 MB each, so the cap of 1 GB."""
+    work_mem sized from it: here a few rows at 100 MB each, so the cap of 1 GB. The source's grouping, which
+    counts the rows, gets it sized from the planner's estimate of them."""
     from sqlanon.engines import postgres
     from sqlanon.engines.postgres import PostgresAdapter
 
     monkeypatch.setattr(postgres, "AGGREGATE_WORK_MEM_PER_ROW", 100 * 1024 * 1024)
-    seen: set[str] = set()
+    seen: dict[str, str] = {}
     original_run = PostgresAdapter.run
 
     def run(self, template, **context):
-        if template == "build_frequency_set.sql.j2":
-            seen.add(self.execute("SELECT current_setting('work_mem')")[0][0])
+        if template in ("group_source_rows.sql.j2", "build_frequency_set.sql.j2"):
+            seen[template] = self.execute("SELECT current_setting('work_mem')")[0][0]
         return original_run(self, template, **context)
 
     monkeypatch.setattr(PostgresAdapter, "run", run)
     result = invoke("anonymize", config_file(tmp_path, base_config(both.url)), "--dry-run")
     assert result.exit_code == 0, result.output
-    assert seen == {"1GB"}, seen
+    assert seen == {"group_source_rows.sql.j2": "1GB", "build_frequency_set.sql.j2": "1GB"}, seen
+
+
+@ON_POSTGRES
+def test_postgres_estimates_a_source_without_reading_it(both: Engine) -> None:
+    """``estimated_rows``: the planner's estimate, exact for an analyzed table, and one for a view too (the
+    source's grouping is sized by it before it counts the rows)."""
+    from sqlanon.engines import adapter_for_url
+
+    both.create_table("counted", {"id": "INTEGER", "name": "VARCHAR"}, [(i, f"n{i}") for i in range(1234)])
+    both.execute('ANALYZE "counted"')
+    both.execute('CREATE VIEW "counted view" AS SELECT * FROM "counted" WHERE id > 600')
+    with contextlib.closing(adapter_for_url(both.url)) as adapter:
+        adapter.connect()
+        assert adapter.estimated_rows(("counted",)) == 1234
+        assert 0 < adapter.estimated_rows(("counted view",)) <= 1234
 
 
 @ON_POSTGRES

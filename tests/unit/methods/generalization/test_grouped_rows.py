@@ -1,9 +1,9 @@
-"""The source grouped once (``Preparation._grouped_rows``, ``group_source_rows.sql.j2``): where the engine groups
-before joining lookups (PostgreSQL), the frequency set and the release's kinds read the grouped rows instead of
-the source. The grouping is forced on for DuckDB here too, and each run is compared with the same run without
-it (``output.seed`` fixed): the same table, row for row in the same order, and the same report figures. The
-source has a column named like the grouped table's count column, NULLs, duplicate rows, a sensitive attribute
-with a model and an insensitive column."""
+"""The source grouped once (``Preparation._grouping``, ``group_source_rows.sql.j2``): where the engine groups
+before joining lookups (PostgreSQL), the records are counted from the grouped rows, and the frequency set and the
+release's kinds read them, instead of the source. The grouping is forced on for DuckDB here too, and each run is
+compared with the same run without it (``output.seed`` fixed): the same table, row for row in the same order,
+and the same counts and report figures. The source has a column named like the grouped table's count column,
+NULLs, duplicate rows, a sensitive attribute with a model and an insensitive column."""
 
 from __future__ import annotations
 
@@ -74,9 +74,9 @@ def test_grouped_rows_release_the_same_table(engine: Engine, monkeypatch: pytest
             results[grouped] = sqlanon.anonymize(path)
         groupings = [source for template, source in reads if template == "group_source_rows.sql.j2"]
         readers = {template: source for template, source in reads
-                   if template in ("build_frequency_set.sql.j2", "release_kinds.sql.j2")}
-        assert set(readers) == {"build_frequency_set.sql.j2", "release_kinds.sql.j2"}
-        if grouped:
+                   if template in ("build_frequency_set.sql.j2", "release_kinds.sql.j2", "count_rows.sql.j2")}
+        assert set(readers) == {"build_frequency_set.sql.j2", "release_kinds.sql.j2", "count_rows.sql.j2"}
+        if grouped:  # the records are counted from the grouped rows too: the source is read once
             assert [source[-1] for source in groupings] == ["patients"], groupings
             assert all(source[-1].endswith("_gr") for source in readers.values()), readers
         else:
@@ -87,5 +87,9 @@ def test_grouped_rows_release_the_same_table(engine: Engine, monkeypatch: pytest
     assert once.verified is plain.verified is True
     assert once.transformation == plain.transformation
     assert once.suppressed_rows == plain.suppressed_rows
+    expected_removed = sum(1 for r in ROWS if r[1] is None or r[2] is None) if null_handling == "basic" else 0
+    for result in (plain, once):
+        assert (result.rows, result.removed_for_null, result.rows_considered) == (
+            len(ROWS), expected_removed, len(ROWS) - expected_removed)
     assert tables[True] == tables[False]
     assert [c for c, _ in engine.columns("out_1")] == ["age", "sex", "sqlanon_rows", "diagnosis"]
