@@ -57,10 +57,14 @@ AGGREGATE_WORK_MEM_MAX_MB = 1024
 #: release's classes. The planner guesses a freshly written table's classes at millions (57,379 of 9.7 M rows
 #: at 10 M, guessed 351,520; benchmarks/README.md). With ``parallel_tuple_cost`` 0.01 (default 0.1) it runs a
 #: partial aggregate in each worker: the verification of a 10 M-row release in 3.8 s against 7.3 s serial.
-#: Without sorts it hashes: at 100 M rows it otherwise sorted every row to group them. Not for a grouping
-#: whose groups are near its rows (the source's grouped rows): the partial aggregates then pass on most rows,
-#: and it was slower (14.7 s against 12.4 s).
+#: Without sorts it hashes: at 100 M rows it otherwise sorted every row to group them.
 FEW_GROUPS_SETTINGS = {"parallel_tuple_cost": "0.01", "enable_sort": "off"}
+#: The same settings for the source's grouping (``aggregate_settings`` with ``parallel``): a partial hash
+#: aggregate in each worker, merged by the leader. Its groups are many (1.74 M of 10 M rows, 6.79 M of 100 M), so
+#: the partial aggregates pass on most of them, but with work_mem sized from the source's rows no process spills,
+#: and the grouping took 6.3-6.8 s against 7.1-8.0 s serial at 10 M rows, 58-65 s against 78-101 s at 100 M
+#: (benchmarks/README.md; it was slower once, when the workers spilled). Each worker may take work_mem too.
+PARALLEL_SETTINGS = FEW_GROUPS_SETTINGS
 
 
 class PostgresAdapter(EngineAdapter):
@@ -179,7 +183,8 @@ class PostgresAdapter(EngineAdapter):
         return f"{min(max(AGGREGATE_WORK_MEM_MB, by_rows), AGGREGATE_WORK_MEM_MAX_MB)}MB"
 
     @contextmanager
-    def aggregate_settings(self, few_groups: bool = False, hashed: bool = False) -> Iterator[None]:
+    def aggregate_settings(self, few_groups: bool = False, hashed: bool = False,
+                           parallel: bool = False) -> Iterator[None]:
         """``work_mem`` for the statements (``aggregate_work_mem``, at least 64 MB): with 4 MB (the default)
         the planner sorts the classes of a freshly written, unanalyzed table on disk where a hash table fits, in
         the verification and in the frequency set's build and copies (CUP's code table sorted into parts, FARS's
@@ -188,10 +193,13 @@ class PostgresAdapter(EngineAdapter):
         ``few_groups``: parallel workers and hashing too (``FEW_GROUPS_SETTINGS``). ``hashed``: hashing
         (``enable_sort`` off): a release's kinds grouped on the values of quasi-identifiers at level 0 were
         sorted on them (10 M rows: the statement sorted 1.74 M rows on seven text columns, 9.3 s; hashed,
-        4.3 s). A setting in the URL wins."""
+        4.3 s). ``parallel``: parallel workers and hashing for the source's grouping (``PARALLEL_SETTINGS``). A
+        setting in the URL wins."""
         wanted = {"work_mem": self.aggregate_work_mem()}
         if few_groups:
             wanted.update(FEW_GROUPS_SETTINGS)
+        if parallel:
+            wanted.update(PARALLEL_SETTINGS)
         if hashed:
             wanted["enable_sort"] = "off"
         wanted = {name: value for name, value in wanted.items() if not self._url_sets(name)}

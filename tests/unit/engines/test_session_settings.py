@@ -377,7 +377,8 @@ def test_postgres_aggregates_of_a_large_source_get_more_work_mem(
 ) -> None:
     """The run passes the source's row count on (settings_for_data), and the frequency set's build gets
     work_mem sized from it: here a few rows at 100 MB each, so the cap of 1 GB. The source's grouping, which
-    counts the rows, gets it sized from the planner's estimate of them."""
+    counts the rows, gets it sized from the planner's estimate of them, and runs in parallel workers, hashing
+    (``PARALLEL_SETTINGS``); the statements after it have the session's planner settings again."""
     from sqlanon.engines import postgres
     from sqlanon.engines.postgres import PostgresAdapter
 
@@ -386,14 +387,18 @@ def test_postgres_aggregates_of_a_large_source_get_more_work_mem(
     original_run = PostgresAdapter.run
 
     def run(self, template, **context):
-        if template in ("group_source_rows.sql.j2", "build_frequency_set.sql.j2"):
-            seen[template] = self.execute("SELECT current_setting('work_mem')")[0][0]
+        if template in ("group_source_rows.sql.j2", "count_rows.sql.j2", "build_frequency_set.sql.j2"):
+            seen[template] = self.execute("SELECT current_setting('work_mem') || ' ' || "
+                                          "current_setting('parallel_tuple_cost') || ' ' || "
+                                          "current_setting('enable_sort')")[0][0]
         return original_run(self, template, **context)
 
     monkeypatch.setattr(PostgresAdapter, "run", run)
     result = invoke("anonymize", config_file(tmp_path, base_config(both.url)), "--dry-run")
     assert result.exit_code == 0, result.output
-    assert seen == {"group_source_rows.sql.j2": "1GB", "build_frequency_set.sql.j2": "1GB"}, seen
+    default = seen.pop("count_rows.sql.j2")
+    assert default.endswith(" 0.1 on"), default
+    assert seen == {"group_source_rows.sql.j2": "1GB 0.01 off", "build_frequency_set.sql.j2": "1GB 0.1 on"}, seen
 
 
 @ON_POSTGRES
