@@ -107,7 +107,7 @@ class ClassMeasures:
 
 def measure_classes(adapter: EngineAdapter, table: Sequence[str], qis: Sequence[str], k: int | None) -> ClassMeasures:
     """The class sizes of ``table`` grouped by ``qis`` (NULL is a value), counted against ``k``."""
-    with adapter.aggregate_settings(few_groups=True):  # a published release's classes, as the verification's
+    with adapter.aggregate_settings(parallel=True):  # a published release's classes, as the verification's
         row = adapter.run("check_table.sql.j2", table=tuple(table), qis=list(qis), k=k if k is not None else 1)[0]
     rows, classes, smallest, largest, below, below_records, with_null = row
     return ClassMeasures(int(rows), int(classes), None if smallest is None else int(smallest),

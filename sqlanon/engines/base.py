@@ -282,13 +282,11 @@ class EngineAdapter:
         ``close`` (none here)."""
 
     @contextmanager
-    def aggregate_settings(self, few_groups: bool = False, hashed: bool = False,
-                           parallel: bool = False) -> Iterator[None]:
+    def aggregate_settings(self, parallel: bool = False, hashed: bool = False) -> Iterator[None]:
         """Session settings for aggregates of whole tables (building the frequency set and its copies,
         verifying a written table, checking a published one), restored afterwards (none here).
-        ``few_groups``: the statement groups many rows into few groups (a release's classes). ``hashed``: it
-        groups by hashing, not sorting (a release's kinds). ``parallel``: it may group in parallel workers though
-        its groups are many (the source's grouping)."""
+        ``parallel``: the statement may group in parallel workers, hashing (a release's classes, the source's
+        grouping). ``hashed``: it groups by hashing, not sorting (a release's kinds)."""
         yield
 
     # -- catalog -------------------------------------------------------------------------------

@@ -53,18 +53,17 @@ AGGREGATE_WORK_MEM_MB = 64
 AGGREGATE_WORK_MEM_PER_ROW = 16
 AGGREGATE_WORK_MEM_MAX_MB = 1024
 
-#: Settings for an aggregate of many rows into few groups (``aggregate_settings`` with ``few_groups``), a
-#: release's classes. The planner guesses a freshly written table's classes at millions (57,379 of 9.7 M rows
-#: at 10 M, guessed 351,520; benchmarks/README.md). With ``parallel_tuple_cost`` 0.01 (default 0.1) it runs a
-#: partial aggregate in each worker: the verification of a 10 M-row release in 3.8 s against 7.3 s serial.
-#: Without sorts it hashes: at 100 M rows it otherwise sorted every row to group them.
-FEW_GROUPS_SETTINGS = {"parallel_tuple_cost": "0.01", "enable_sort": "off"}
-#: The same settings for the source's grouping (``aggregate_settings`` with ``parallel``): a partial hash
-#: aggregate in each worker, merged by the leader. Its groups are many (1.74 M of 10 M rows, 6.79 M of 100 M), so
-#: the partial aggregates pass on most of them, but with work_mem sized from the source's rows no process spills,
-#: and the grouping took 6.3-6.8 s against 7.1-8.0 s serial at 10 M rows, 58-65 s against 78-101 s at 100 M
-#: (benchmarks/README.md; it was slower once, when the workers spilled). Each worker may take work_mem too.
-PARALLEL_SETTINGS = FEW_GROUPS_SETTINGS
+#: Settings for a whole-table aggregate grouped in parallel workers by hashing (``aggregate_settings`` with
+#: ``parallel``; benchmarks/README.md). With ``parallel_tuple_cost`` 0.01 (default 0.1) the planner runs a
+#: partial hash aggregate in each worker, merged by the leader; without sorts it hashes where it would sort
+#: every row. Each worker may take work_mem too.
+#: * A release's classes (the verification, ``check``): many rows into few groups, which the planner guesses at
+#:   millions on a freshly written table (57,379 of 9.7 M rows at 10 M, guessed 351,520). The verification of a
+#:   10 M-row release took 3.8 s against 7.3 s serial; at 100 M rows it otherwise sorted every row.
+#: * The source's grouping: its groups are many (1.74 M of 10 M rows, 6.79 M of 100 M), so the partial
+#:   aggregates pass on most of them, but with work_mem sized from the source's rows no process spills: 6.3-6.8 s
+#:   against 7.1-8.0 s serial at 10 M rows, 58-65 s against 78-101 s at 100 M (slower once, when workers spilled).
+PARALLEL_SETTINGS = {"parallel_tuple_cost": "0.01", "enable_sort": "off"}
 
 
 class PostgresAdapter(EngineAdapter):
@@ -183,21 +182,17 @@ class PostgresAdapter(EngineAdapter):
         return f"{min(max(AGGREGATE_WORK_MEM_MB, by_rows), AGGREGATE_WORK_MEM_MAX_MB)}MB"
 
     @contextmanager
-    def aggregate_settings(self, few_groups: bool = False, hashed: bool = False,
-                           parallel: bool = False) -> Iterator[None]:
+    def aggregate_settings(self, parallel: bool = False, hashed: bool = False) -> Iterator[None]:
         """``work_mem`` for the statements (``aggregate_work_mem``, at least 64 MB): with 4 MB (the default)
         the planner sorts the classes of a freshly written, unanalyzed table on disk where a hash table fits, in
         the verification and in the frequency set's build and copies (CUP's code table sorted into parts, FARS's
         rolled-up tables), and the grouping of a large source's rows spills. Not for the whole session: the
         write-back's shuffle was no faster with it, and node queries keep the session's value.
-        ``few_groups``: parallel workers and hashing too (``FEW_GROUPS_SETTINGS``). ``hashed``: hashing
+        ``parallel``: parallel workers and hashing too (``PARALLEL_SETTINGS``). ``hashed``: hashing
         (``enable_sort`` off): a release's kinds grouped on the values of quasi-identifiers at level 0 were
         sorted on them (10 M rows: the statement sorted 1.74 M rows on seven text columns, 9.3 s; hashed,
-        4.3 s). ``parallel``: parallel workers and hashing for the source's grouping (``PARALLEL_SETTINGS``). A
-        setting in the URL wins."""
+        4.3 s). A setting in the URL wins."""
         wanted = {"work_mem": self.aggregate_work_mem()}
-        if few_groups:
-            wanted.update(FEW_GROUPS_SETTINGS)
         if parallel:
             wanted.update(PARALLEL_SETTINGS)
         if hashed:

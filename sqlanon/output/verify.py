@@ -50,7 +50,7 @@ def class_distribution(adapter: EngineAdapter, table: Sequence[str], qis: Sequen
                        starred: bool = True) -> list[tuple[int, bool, int]]:
     """(class size, whether the class is the all-'*' one, number of such classes), one pass over ``table``;
     ``starred``: the quasi-identifiers are text where '*' may stand (not so for numbers a method releases)."""
-    with adapter.aggregate_settings(few_groups=True):  # classes of a release: rows / k at most, if it holds
+    with adapter.aggregate_settings(parallel=True):  # classes of a release: rows / k at most, if it holds
         rows = adapter.run("verify_output.sql.j2", table=tuple(table), qis=list(qis), starred=starred)
     return [(int(size), bool(star), int(count)) for size, star, count in rows]
 

@@ -51,7 +51,7 @@ def test_postgres_verification_aggregates_with_more_work_mem_and_in_parallel(
     from urllib.parse import quote
 
     from sqlanon import run as api  # the run lifecycle calls the verifier
-    from sqlanon.engines.postgres import AGGREGATE_WORK_MEM_MB, FEW_GROUPS_SETTINGS, PostgresAdapter
+    from sqlanon.engines.postgres import AGGREGATE_WORK_MEM_MB, PARALLEL_SETTINGS, PostgresAdapter
     AGGREGATE_WORK_MEM = f"{AGGREGATE_WORK_MEM_MB}MB"  # a source of a few rows
 
     seen: list[str] = []
@@ -78,7 +78,7 @@ def test_postgres_verification_aggregates_with_more_work_mem_and_in_parallel(
     monkeypatch.setattr(api, "verify_output", verify)
     result = invoke("anonymize", config_file(tmp_path, base_config(both.url)))
     assert result.exit_code == 0, result.output
-    cost, sort = FEW_GROUPS_SETTINGS["parallel_tuple_cost"], FEW_GROUPS_SETTINGS["enable_sort"]
+    cost, sort = PARALLEL_SETTINGS["parallel_tuple_cost"], PARALLEL_SETTINGS["enable_sort"]
     inside = f"{AGGREGATE_WORK_MEM} {cost} {sort}"
     assert seen[1] == inside and seen[0] == seen[2] and set(seen[0].split()).isdisjoint(inside.split()), seen
     for options, expected in (("-c work_mem=5MB", f"5MB {cost} {sort}"),
@@ -295,7 +295,7 @@ def test_postgres_check_measures_a_published_table_as_the_verification_does(
     """``sqlanon check`` groups a published table into its classes with the verification's settings (hashing,
     parallel workers), and restores the session's afterwards."""
     from sqlanon import audit
-    from sqlanon.engines.postgres import AGGREGATE_WORK_MEM_MB, FEW_GROUPS_SETTINGS, PostgresAdapter
+    from sqlanon.engines.postgres import AGGREGATE_WORK_MEM_MB, PARALLEL_SETTINGS, PostgresAdapter
     AGGREGATE_WORK_MEM = f"{AGGREGATE_WORK_MEM_MB}MB"  # a source of a few rows
 
     seen: list[tuple[str, str]] = []
@@ -317,7 +317,7 @@ def test_postgres_check_measures_a_published_table_as_the_verification_does(
     monkeypatch.setattr(audit, "measure_classes", measured)
     result = invoke("check", "--db", both.url, "--table", "t", "--qi", "sex,code", "--k", "2")
     assert result.exit_code in (0, 1), result.output
-    inside = f"{AGGREGATE_WORK_MEM} {FEW_GROUPS_SETTINGS['parallel_tuple_cost']} {FEW_GROUPS_SETTINGS['enable_sort']}"
+    inside = f"{AGGREGATE_WORK_MEM} {PARALLEL_SETTINGS['parallel_tuple_cost']} {PARALLEL_SETTINGS['enable_sort']}"
     at = [template for template, _ in seen].index("check_table.sql.j2")
     assert seen[at][1] == inside and seen[at + 1] == ("after", seen[0][1]) and seen[0][1] != inside, seen
 
