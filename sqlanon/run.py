@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from .config import AnonymizeConfig
+from .engines.base import EngineAdapter
 from .errors import ConfigError, EngineError, NoSolutionError, WriteConflict
 from .history import RunRecorder
 from .identifiers import Relation, display_name, parse_qualified_name
@@ -163,13 +164,15 @@ def resolve_names(session: Session, method: AnonymizationMethod, keys: dict[str,
 
 def write_and_verify(session: Session, method: AnonymizationMethod,
                      target: tuple[str, ...]) -> tuple[dict[str, Any], list[list[int]] | None]:
-    """Write the release atomically, then verify the written table; returns the verification and its
-    class-size histogram."""
+    """Write the release atomically and verify the written table (in the publishing transaction where there is
+    one: ``output/writer.py``); returns the verification and its class-size histogram."""
     cfg, adapter = session.config, session.adapter
     release = method.release()
     existed = adapter.table_exists(target)
     try:
-        _write(session, release, target)
+        checked = write_output(adapter, target=target, replace=cfg.output.if_exists == "replace",
+                               seed=cfg.output.seed, template=release.template,
+                               check=lambda table: _verify(adapter, method, release, table), **release.context)
     except EngineError as exc:
         visible = adapter.table_exists(target)
         if existed or not (visible or isinstance(exc, WriteConflict)):
@@ -182,32 +185,34 @@ def write_and_verify(session: Session, method: AnonymizationMethod,
             f"output.table: table {display_name(target)} was created by another run at the same time{now}; "
             f"this run wrote nothing ({exc})"
         )) from None
+    assert checked is not None
+    if cfg.output.csv is not None:
+        export_csv(session, target, cfg.resolve(cfg.output.csv))
+    method.export(target)
+    return checked
+
+
+def _verify(adapter: EngineAdapter, method: AnonymizationMethod, release: Release,
+            table: tuple[str, ...]) -> tuple[dict[str, Any], list[list[int]] | None]:
+    """The written ``table`` checked from its own contents: its classes (where the method releases classes) and
+    the method's models."""
     models = None
     if release.classes:
         checked = verify_output(
-            adapter, table=target, qis=release.qis, k=release.k, considered=release.considered,
+            adapter, table=table, qis=release.qis, k=release.k, considered=release.considered,
             max_suppressed=release.max_suppressed, mask=release.mask, starred=release.starred,
         )
         verification, histogram = checked.to_dict(), checked.size_histogram
-        models = method.verify_models(target)
+        models = method.verify_models(table)
     else:  # the method's guarantee is not one of classes: its own check is the whole verification
-        models = method.verify_models(target)
+        models = method.verify_models(table)
         assert models is not None
-        rows = int(adapter.run("count_table.sql.j2", table=target)[0][0])
+        rows = int(adapter.run("count_table.sql.j2", table=table)[0][0])
         verification, histogram = {"verified": True, "rows": rows, "suppressed_rows": 0, "reason": "ok"}, None
     if models is not None:
         verification.update(models)
         verification["verified"] = verification["verified"] and models["models_verified"]
-    if cfg.output.csv is not None:
-        export_csv(session, target, cfg.resolve(cfg.output.csv))
-    method.export(target)
     return verification, histogram
-
-
-def _write(session: Session, release: Release, target: tuple[str, ...]) -> None:
-    cfg = session.config
-    write_output(session.adapter, target=target, replace=cfg.output.if_exists == "replace", seed=cfg.output.seed,
-                 template=release.template, **release.context)
 
 
 def export_csv(session: Session, table: tuple[str, ...], path: Path) -> None:

@@ -23,15 +23,21 @@
      release for that target is built. Two runs replacing one target at the same time therefore fail one
      another instead of interleaving their renames.
 
-In every strategy the run verifies the table after it is published (``run.write_and_verify``).
+The run's verification (``run.write_and_verify``) is the writer's ``check``. With a transactional rename it reads
+the new table inside the publishing transaction, before the rename. PostgreSQL then reads rows its own
+transaction wrote and sets no hint bits; read after the commit, each page gets them on its first read, and with
+data checksums (PostgreSQL 18's default) a page last written before the latest checkpoint is then written to the
+write-ahead log whole: a second write of the table (measured in benchmarks/README.md, "The verification
+inside the publishing transaction"). A check that raises rolls the write back; one that finds the table unverified
+does not (the run reports it). The other strategies check the published table.
 """
 
 from __future__ import annotations
 
 import hashlib
 import secrets
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
 
 from ..engines.base import EngineAdapter
 from ..errors import ConfigError
@@ -43,6 +49,8 @@ _PAUSE = "SQLANON_FAULT_PAUSE_IN_WRITE"
 #: The publication strategies, strongest first (``publication_strategy``).
 RENAME_IN_TRANSACTION, CREATE_OR_REPLACE, STAGED_SWAP = "rename in transaction", "create or replace", "staged swap"
 
+Checked = TypeVar("Checked")
+
 
 def write_output(
     adapter: EngineAdapter,
@@ -51,13 +59,19 @@ def write_output(
     replace: bool,
     seed: float | None,
     template: str = "write_output.sql.j2",
+    check: Callable[[tuple[str, ...]], Checked] | None = None,
     **context: Any,
-) -> None:
+) -> Checked | None:
     """Create ``target`` from ``template`` (a method's release: ``CREATE TABLE ... AS SELECT`` in random order,
-    ``CREATE OR REPLACE`` when ``or_replace``), replacing it when asked, by the engine's strategy."""
-    publish = {RENAME_IN_TRANSACTION: _rename_in_transaction, CREATE_OR_REPLACE: _create_or_replace,
-               STAGED_SWAP: _staged_swap}[publication_strategy(adapter)]
+    ``CREATE OR REPLACE`` when ``or_replace``), replacing it when asked, by the engine's strategy; ``check``
+    (given the new table's name as it is then) is run on the new table and its result returned: before the
+    rename, in its transaction, where the engine publishes so (the module's docstring), otherwise once published."""
+    strategy = publication_strategy(adapter)
+    if strategy == RENAME_IN_TRANSACTION:
+        return _rename_in_transaction(adapter, tuple(target), replace, seed, template, context, check)
+    publish = _create_or_replace if strategy == CREATE_OR_REPLACE else _staged_swap
     publish(adapter, tuple(target), replace, seed, template, context)
+    return None if check is None else check(tuple(target))
 
 
 def shuffle_salt(seed: float | None) -> int:
@@ -109,16 +123,20 @@ def settle_interrupted_publication(adapter: EngineAdapter, target: Sequence[str]
 
 
 def _rename_in_transaction(adapter: EngineAdapter, target: tuple[str, ...], replace: bool, seed: float | None,
-                           template: str, context: dict[str, Any]) -> None:
+                           template: str, context: dict[str, Any],
+                           check: Callable[[tuple[str, ...]], Checked] | None) -> Checked | None:
     temporary = (*target[:-1], f"sqlanon_tmp_{secrets.token_hex(6)}")
     with adapter.transaction():
         if seed is not None:
             adapter.set_random_seed(seed)
         adapter.run(template, table=temporary, or_replace=False, **context)
         fault_pause(_PAUSE)  # a kill in the middle of the transaction
+        # Before the old table is dropped, so that readers of the target wait for the rename alone.
+        checked = None if check is None else check(temporary)
         if replace:
             adapter.run("drop_table.sql.j2", table=target)
         adapter.run("rename_table.sql.j2", table=temporary, new_name=target[-1])
+    return checked
 
 
 def _create_or_replace(adapter: EngineAdapter, target: tuple[str, ...], replace: bool, seed: float | None,

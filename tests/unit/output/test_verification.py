@@ -7,6 +7,8 @@ suppression limit (masked rows included) or a privacy model, on DuckDB and Postg
    tampered with right after the write (before the verification reads it) so that one class violates the
    model must come back unverified, and ``sqlanon check --sensitive`` measures the same violation.
 3. ``sqlanon check``: ``--masked-as-suppressed`` / ``--suppression-limit``, and an empty table (exit 2).
+4. where a run's verification reads the written table: inside the publishing transaction, before the rename,
+   where the engine publishes so; an error there publishes nothing.
 """
 
 from __future__ import annotations
@@ -25,7 +27,9 @@ import sqlanon
 from sqlanon import run
 from sqlanon.config import parse_config
 from sqlanon.engines import adapter_for_url
+from sqlanon.errors import EngineError
 from sqlanon.output import verify_output
+from sqlanon.output.writer import RENAME_IN_TRANSACTION, publication_strategy
 from tests.helpers import Engine, invoke, quote
 
 #: The whole module runs on Spark too: every verifier is handed a table that breaks its claim there as well.
@@ -231,20 +235,21 @@ def rewrite(adapter: Any, target: tuple[str, ...], update: str) -> None:
 @contextmanager
 def tampering(monkeypatch: pytest.MonkeyPatch, *statements: str) -> Iterator[None]:
     """Run ``statements`` (with ``{out}`` for the written table) right after the write, before the
-    verification reads the table: the verification is handed a table that the search did not produce."""
-    original = run._write
+    verification reads the table (in the publishing transaction where there is one): the verification is
+    handed a table that the search did not produce."""
+    original = run._verify
 
-    def write_then_tamper(session, release, target):
-        original(session, release, target)
+    def tamper_then_verify(adapter, method, release, table):
         for statement in statements:
-            if session.adapter.SUPPORTS_TRANSACTIONS:
-                session.adapter.execute(statement.format(out=session.adapter.quote_qualified(target)))
+            if adapter.SUPPORTS_TRANSACTIONS:
+                adapter.execute(statement.format(out=adapter.quote_qualified(table)))
             else:
-                rewrite(session.adapter, target, statement)
+                rewrite(adapter, table, statement)
+        return original(adapter, method, release, table)
 
-    monkeypatch.setattr(run, "_write", write_then_tamper)
+    monkeypatch.setattr(run, "_verify", tamper_then_verify)
     yield
-    monkeypatch.setattr(run, "_write", original)
+    monkeypatch.setattr(run, "_verify", original)
 
 
 @pytest.mark.parametrize("mode", ["remove", "mask"])
@@ -426,3 +431,68 @@ def test_check_only_masked_rows(engine: Engine) -> None:
     report = check_json(engine, "--table", table, "--qi", "qa,qb", "--k", "5", "--masked-as-suppressed")
     assert report["classes"] == 0 and report["masked_rows"] == 4 and report["smallest_class"] is None
     assert report["k_anonymous"] is True
+
+
+# -- 4. where the verification reads the written table ----------------------------------------------------------
+
+
+def private_tables(engine: Engine) -> list[tuple]:
+    """Tables of the writer's private names that another session sees (none once a run is over)."""
+    return engine.execute("SELECT table_name FROM information_schema.tables WHERE table_name LIKE 'sqlanon_tmp_%'")
+
+
+def test_the_verification_reads_the_new_table_before_it_is_published(engine: Engine,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """Published by a rename in a transaction, the table is verified under its private name inside that
+    transaction, before the old one is dropped: no other session sees it yet, and the old output is still
+    there (PostgreSQL then reads rows its own transaction wrote, without setting their hint bits:
+    ``output/writer.py``). Other strategies verify the published table."""
+    source = make_source(engine)
+    cfg = model_config(engine, source, {})
+    assert sqlanon.anonymize(cfg).verified is True  # the old output, which the second run replaces
+    seen: list[tuple[tuple[str, ...], str, bool, list[tuple] | None]] = []
+    original = run._verify
+
+    def spy(adapter: Any, method: Any, release: Any, table: tuple[str, ...]) -> Any:
+        strategy = publication_strategy(adapter)
+        old_output = adapter.table_exists((*table[:-1], f"{source}_out"))  # as the run's transaction sees it
+        outside = None
+        if strategy == RENAME_IN_TRANSACTION:  # another session: it sees committed tables only
+            outside = engine.execute("SELECT table_name FROM information_schema.tables WHERE table_name IN (?, ?) "
+                                     "ORDER BY table_name", [table[-1], f"{source}_out"])
+        seen.append((table, strategy, old_output, outside))
+        return original(adapter, method, release, table)
+
+    monkeypatch.setattr(run, "_verify", spy)
+    result = sqlanon.anonymize(cfg)
+    assert result.verified is True and result.output_rows == 20
+    [(table, strategy, old_output, outside)] = seen
+    if strategy == RENAME_IN_TRANSACTION:
+        assert table[-1].startswith("sqlanon_tmp_")
+        assert old_output, "the old output was dropped before the verification"
+        assert outside == [(f"{source}_out",)]
+        assert private_tables(engine) == []
+    else:
+        assert table[-1] == f"{source}_out"
+
+
+def test_a_verification_that_fails_with_an_error_publishes_nothing(engine: Engine,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """An error while verifying inside the publishing transaction rolls the write back: the old output stays,
+    row for row, and no private table is left."""
+    with connected(engine) as adapter:
+        if publication_strategy(adapter) != RENAME_IN_TRANSACTION:
+            pytest.skip("this engine publishes before it verifies (output/writer.py)")
+    source = make_source(engine)
+    cfg = model_config(engine, source, {})
+    engine.execute(f"CREATE TABLE {quote(source + '_out')} AS SELECT 'old' AS marker")
+
+    def broken(adapter: Any, method: Any, release: Any, table: tuple[str, ...]) -> Any:
+        assert adapter.table_exists(table)
+        raise EngineError("connection lost while verifying")
+
+    monkeypatch.setattr(run, "_verify", broken)
+    with pytest.raises(EngineError, match="connection lost while verifying"):
+        sqlanon.anonymize(cfg)
+    assert engine.execute(f"SELECT * FROM {quote(source + '_out')}") == [("old",)]
+    assert private_tables(engine) == []

@@ -228,17 +228,17 @@ def test_a_released_table_that_breaks_k_is_not_verified(engine: Engine, tmp_path
                                                         monkeypatch: pytest.MonkeyPatch) -> None:
     """The verifier reads the written table only: one record moved out of its group leaves a class of one."""
     engine.create_table("v", {"id": "INTEGER", "q0": "DOUBLE PRECISION"}, [[i, float(i)] for i in range(12)])
-    original = run._write
+    original = run._verify
 
-    def write_then_tamper(session: Any, release: Any, target: tuple[str, ...]) -> None:
-        original(session, release, target)
-        session.adapter.execute(f"UPDATE {session.adapter.quote_qualified(target)} SET q0 = -1 WHERE id = 0")
+    def tamper_then_verify(adapter: Any, method: Any, release: Any, table: tuple[str, ...]) -> Any:
+        adapter.execute(f"UPDATE {adapter.quote_qualified(table)} SET q0 = -1 WHERE id = 0")
+        return original(adapter, method, release, table)
 
-    monkeypatch.setattr(run, "_write", write_then_tamper)
+    monkeypatch.setattr(run, "_verify", tamper_then_verify)
     result = anonymize(engine, tmp_path, config(engine.url, "v", ["q0"], 3))
     assert result.verified is False
     assert result.verification["classes_below_k"] >= 1 and result.verification["smallest_class"] == 1
-    monkeypatch.setattr(run, "_write", original)
+    monkeypatch.setattr(run, "_verify", original)
     assert anonymize(engine, tmp_path, config(engine.url, "v", ["q0"], 3), "ok.yaml").verified is True
 
 
