@@ -196,7 +196,6 @@ def _verify(adapter: EngineAdapter, method: AnonymizationMethod, release: Releas
             table: tuple[str, ...]) -> tuple[dict[str, Any], list[list[int]] | None]:
     """The written ``table`` checked from its own contents: its classes (where the method releases classes) and
     the method's models."""
-    models = None
     if release.classes:
         checked = verify_output(
             adapter, table=table, qis=release.qis, k=release.k, considered=release.considered,

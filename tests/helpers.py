@@ -387,3 +387,47 @@ def people_config(url: str | None, *, output: str = "people_out", **privacy: Any
         },
         "privacy": {"k": 3, "suppression_limit": 0.1, **privacy},
     }
+
+
+# -- tampering with a written table (the verifiers must be able to fail) -----------------------------------
+
+
+def rewrite(adapter: Any, target: tuple[str, ...], update: str) -> None:
+    """``UPDATE {out} SET c = e, ... WHERE p`` on an engine whose tables take no UPDATE (Spark's parquet
+    tables): the table written again with CASE WHEN p THEN e ELSE c END per column, under its own name."""
+    import re
+
+    match = re.fullmatch(r"UPDATE \{out\} SET (.*) WHERE (.*)", update, re.DOTALL)
+    assert match, update
+    changes = dict(re.findall(r"(\w+) = ((?:[^,']|'[^']*')+)(?:, |$)", match.group(1)))
+    columns = adapter.column_names(target)
+    select = ", ".join(
+        f"CASE WHEN {match.group(2)} THEN {changes[c]} ELSE {adapter.quote_identifier(c)} END AS "
+        f"{adapter.quote_identifier(c)}" if c in changes else adapter.quote_identifier(c) for c in columns)
+    staged = (*target[:-1], target[-1] + "_tampered")
+    adapter.execute(f"CREATE TABLE {adapter.quote_qualified(staged)} AS SELECT {select} "
+                    f"FROM {adapter.quote_qualified(target)}")
+    adapter.execute(f"DROP TABLE {adapter.quote_qualified(target)}")
+    adapter.execute(f"ALTER TABLE {adapter.quote_qualified(staged)} RENAME TO {adapter.quote_identifier(target[-1])}")
+
+
+@contextlib.contextmanager
+def tampering(monkeypatch: pytest.MonkeyPatch, *statements: str) -> Iterator[None]:
+    """Run ``statements`` (with ``{out}`` for the written table) right after the write, before the
+    verification reads the table (in the publishing transaction where there is one): the verification is
+    handed a table that the search did not produce."""
+    from sqlanon import run
+
+    original = run._verify
+
+    def tamper_then_verify(adapter, method, release, table):
+        for statement in statements:
+            if adapter.SUPPORTS_TRANSACTIONS:
+                adapter.execute(statement.format(out=adapter.quote_qualified(table)))
+            else:
+                rewrite(adapter, table, statement)
+        return original(adapter, method, release, table)
+
+    monkeypatch.setattr(run, "_verify", tamper_then_verify)
+    yield
+    monkeypatch.setattr(run, "_verify", original)

@@ -17,9 +17,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import sqlanon
-from sqlanon import run
 from sqlanon.config import parse_config
-from tests.helpers import Engine, invoke
+from tests.helpers import Engine, invoke, tampering
 
 CENSUS_12 = ["AFNLWGT", "AGI", "EMCONTRB", "FEDTAX", "PTOTVAL", "STATETAX", "TAXINC", "POTHVAL", "INTVAL",
              "PEARNVAL", "FICA", "WSALVAL"]
@@ -122,17 +121,10 @@ def test_information_loss_grows_with_r(census_l: Engine) -> None:
 
 
 def test_a_written_table_that_breaks_kpqr_is_not_verified(census_l: Engine, monkeypatch: pytest.MonkeyPatch) -> None:
-    original = run._verify
-
-    def tamper_then_verify(adapter: Any, method: Any, release: Any, table: tuple[str, ...]) -> Any:
-        # Every record of the group holding the first rare-valued record gets that record's value: p = 1.
-        quoted = adapter.quote_qualified(table)
-        adapter.execute(
-            f'UPDATE {quoted} SET "L" = 1 WHERE "AGI" IN (SELECT "AGI" FROM {quoted} WHERE "L" = 1 LIMIT 1)')
-        return original(adapter, method, release, table)
-
-    monkeypatch.setattr(run, "_verify", tamper_then_verify)
-    result = _microaggregate(census_l, "skewed", 3, {"kpqr_anonymity": {"p": 2, "q": 0.2, "r": 0}})
+    # Every record of the group holding the first rare-valued record gets that record's value: p = 1.
+    lone = 'UPDATE {out} SET "L" = 1 WHERE "AGI" IN (SELECT "AGI" FROM {out} WHERE "L" = 1 LIMIT 1)'
+    with tampering(monkeypatch, lone):
+        result = _microaggregate(census_l, "skewed", 3, {"kpqr_anonymity": {"p": 2, "q": 0.2, "r": 0}})
     assert result.verified is False and result.verification["models_verified"] is False
     assert result.verification["fewest_distinct_values"] == 1
 

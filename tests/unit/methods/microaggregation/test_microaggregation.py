@@ -16,9 +16,8 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import sqlanon
-from sqlanon import run
 from sqlanon.config import parse_config
-from tests.helpers import Engine, invoke, write_config
+from tests.helpers import Engine, invoke, tampering, write_config
 from tests.oracle_microaggregation import information_loss, mdav, standardize
 
 CENSUS_COLUMNS = ["AFNLWGT", "AGI", "EMCONTRB", "FEDTAX", "PTOTVAL", "STATETAX", "TAXINC", "POTHVAL", "INTVAL",
@@ -228,17 +227,10 @@ def test_a_released_table_that_breaks_k_is_not_verified(engine: Engine, tmp_path
                                                         monkeypatch: pytest.MonkeyPatch) -> None:
     """The verifier reads the written table only: one record moved out of its group leaves a class of one."""
     engine.create_table("v", {"id": "INTEGER", "q0": "DOUBLE PRECISION"}, [[i, float(i)] for i in range(12)])
-    original = run._verify
-
-    def tamper_then_verify(adapter: Any, method: Any, release: Any, table: tuple[str, ...]) -> Any:
-        adapter.execute(f"UPDATE {adapter.quote_qualified(table)} SET q0 = -1 WHERE id = 0")
-        return original(adapter, method, release, table)
-
-    monkeypatch.setattr(run, "_verify", tamper_then_verify)
-    result = anonymize(engine, tmp_path, config(engine.url, "v", ["q0"], 3))
+    with tampering(monkeypatch, "UPDATE {out} SET q0 = -1 WHERE id = 0"):
+        result = anonymize(engine, tmp_path, config(engine.url, "v", ["q0"], 3))
     assert result.verified is False
     assert result.verification["classes_below_k"] >= 1 and result.verification["smallest_class"] == 1
-    monkeypatch.setattr(run, "_verify", original)
     assert anonymize(engine, tmp_path, config(engine.url, "v", ["q0"], 3), "ok.yaml").verified is True
 
 
