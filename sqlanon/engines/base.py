@@ -282,11 +282,13 @@ class EngineAdapter:
         ``close`` (none here)."""
 
     @contextmanager
-    def aggregate_settings(self, parallel: bool = False, hashed: bool = False) -> Iterator[None]:
+    def aggregate_settings(self, parallel: bool = False, hashed: bool = False,
+                           many_groups: bool = False) -> Iterator[None]:
         """Session settings for aggregates of whole tables (building the frequency set and its copies,
         verifying a written table, checking a published one), restored afterwards (none here).
         ``parallel``: the statement may group in parallel workers, hashing (a release's classes, the source's
-        grouping). ``hashed``: it groups by hashing, not sorting (a release's kinds)."""
+        grouping); ``many_groups``: its groups are nearly as many as its rows (the source's grouping).
+        ``hashed``: it groups by hashing, not sorting (a release's kinds)."""
         yield
 
     # -- catalog -------------------------------------------------------------------------------

@@ -205,7 +205,8 @@ class DuckDBAdapter(EngineAdapter):
                 pass  # the connection broke: the statement's own error is the one to report
 
     @contextmanager
-    def aggregate_settings(self, parallel: bool = False, hashed: bool = False) -> Iterator[None]:
+    def aggregate_settings(self, parallel: bool = False, hashed: bool = False,
+                           many_groups: bool = False) -> Iterator[None]:
         """Without the optimizer passes that the frequency set's joins gain nothing from
         (``LOOKUP_JOIN_IDLE_OPTIMIZERS``; the other statements of the build and the verification join
         nothing); a user's own ``disabled_optimizers`` is kept, and restored afterwards."""

@@ -64,6 +64,14 @@ AGGREGATE_WORK_MEM_MAX_MB = 1024
 #:   aggregates pass on most of them, but with work_mem sized from the source's rows no process spills: 6.3-6.8 s
 #:   against 7.1-8.0 s serial at 10 M rows, 58-65 s against 78-101 s at 100 M (slower once, when workers spilled).
 PARALLEL_SETTINGS = {"parallel_tuple_cost": "0.01", "enable_sort": "off"}
+#: ... and where the groups are nearly as many as the rows (``many_groups``: the source's grouping), without the
+#: leader's own partial aggregate: each partial one passes on most of its rows to the leader, which merges them
+#: alone, so its own partial table was more rows to merge (10 M rows: 2.58 M against 2.24 M) and one more hash
+#: table held on the server (100 M rows: 3.1 GB against 2.6 GB in all), and with as many cores as workers a
+#: process more than cores while they scan. The grouping took 5.6-5.9 s without against 6.8-6.9 s with it at
+#: 10 M rows, 49.6-54.0 s against 52.8-62.0 s at 100 M (2 workers, 2 cores; benchmarks/README.md). The
+#: verification's few groups gained nothing measurable, so it keeps the leader scanning.
+MANY_GROUPS_SETTINGS = {"parallel_leader_participation": "off"}
 
 
 class PostgresAdapter(EngineAdapter):
@@ -182,19 +190,23 @@ class PostgresAdapter(EngineAdapter):
         return f"{min(max(AGGREGATE_WORK_MEM_MB, by_rows), AGGREGATE_WORK_MEM_MAX_MB)}MB"
 
     @contextmanager
-    def aggregate_settings(self, parallel: bool = False, hashed: bool = False) -> Iterator[None]:
+    def aggregate_settings(self, parallel: bool = False, hashed: bool = False,
+                           many_groups: bool = False) -> Iterator[None]:
         """``work_mem`` for the statements (``aggregate_work_mem``, at least 64 MB): with 4 MB (the default)
         the planner sorts the classes of a freshly written, unanalyzed table on disk where a hash table fits, in
         the verification and in the frequency set's build and copies (CUP's code table sorted into parts, FARS's
         rolled-up tables), and the grouping of a large source's rows spills. Not for the whole session: the
         write-back's shuffle was no faster with it, and node queries keep the session's value.
-        ``parallel``: parallel workers and hashing too (``PARALLEL_SETTINGS``). ``hashed``: hashing
+        ``parallel``: parallel workers and hashing too (``PARALLEL_SETTINGS``), with ``many_groups`` without
+        the leader's partial aggregate (``MANY_GROUPS_SETTINGS``). ``hashed``: hashing
         (``enable_sort`` off): a release's kinds grouped on the values of quasi-identifiers at level 0 were
         sorted on them (10 M rows: the statement sorted 1.74 M rows on seven text columns, 9.3 s; hashed,
         4.3 s). A setting in the URL wins."""
         wanted = {"work_mem": self.aggregate_work_mem()}
         if parallel:
             wanted.update(PARALLEL_SETTINGS)
+            if many_groups:
+                wanted.update(MANY_GROUPS_SETTINGS)
         if hashed:
             wanted["enable_sort"] = "off"
         wanted = {name: value for name, value in wanted.items() if not self._url_sets(name)}

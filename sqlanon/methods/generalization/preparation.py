@@ -93,7 +93,7 @@ class Preparation:
             # estimate of its rows sizes the grouping's work_mem.
             if size_known:
                 self.adapter.settings_for_data(self.adapter.estimated_rows(source))
-            with self.adapter.aggregate_settings(parallel=True):
+            with self.adapter.aggregate_settings(parallel=True, many_groups=True):
                 self._group(source, columns, grouped)
             total, removed = session.count_records(table, qis, grouped=((grouped.table,), grouped.counted))
         considered = total - removed
