@@ -66,11 +66,9 @@ AGGREGATE_WORK_MEM_MAX_MB = 1024
 PARALLEL_SETTINGS = {"parallel_tuple_cost": "0.01", "enable_sort": "off"}
 #: ... and where the groups are nearly as many as the rows (``many_groups``: the source's grouping), without the
 #: leader's own partial aggregate: each partial one passes on most of its rows to the leader, which merges them
-#: alone, so its own partial table was more rows to merge (10 M rows: 2.58 M against 2.24 M) and one more hash
-#: table held on the server (100 M rows: 3.1 GB against 2.6 GB in all), and with as many cores as workers a
-#: process more than cores while they scan. The grouping took 5.6-5.9 s without against 6.8-6.9 s with it at
-#: 10 M rows, 49.6-54.0 s against 52.8-62.0 s at 100 M (2 workers, 2 cores; benchmarks/README.md). The
-#: verification's few groups gained nothing measurable, so it keeps the leader scanning.
+#: alone, so the leader's own partial table is only more rows to merge and one more hash table on the server.
+#: The verification's partial tables pass on few groups, so it keeps the leader scanning (the figures, both
+#: ways: benchmarks/README.md, "The source's grouping without the leader's partial aggregate").
 MANY_GROUPS_SETTINGS = {"parallel_leader_participation": "off"}
 
 
