@@ -78,6 +78,7 @@ class CutEvaluator:
 
     def __init__(self, session: Session, forest: Forest, k: int, m: int, n: int, structure: bool) -> None:
         self.session, self.adapter, self.forest = session, session.adapter, forest
+        first = len(session.temporary)
         self.k, self.m, self.n = k, m, n
         #: False (OnlyCutSearch): a cut needing a disassociation fails instead.
         self.structure = structure
@@ -153,6 +154,8 @@ class CutEvaluator:
         self.violations: dict[frozenset[int], bool] = {}
         #: The cuts whose trees were grouped, with their counts of distinct trees (GROUP_SHARE).
         self.distinct: dict[frozenset[int], int] = {}
+        #: Every scratch table named above (``close`` drops them).
+        self.tables = session.temporary[first:]
 
     def _drop(self, *tables: str) -> None:
         self.adapter.drop_tables(list(tables))
@@ -471,6 +474,12 @@ class CutEvaluator:
         leaves += int(added_leaves) - int(gone_leaves)
         cost += float(added_cost or 0.0) - float(gone_cost or 0.0)
         return rpd, cost / (nodes * leaves) if nodes and leaves else 0.0
+
+    def close(self) -> None:
+        """Drop every table of the search but the best cut's trees (``self.best``), before what reads it alone (the
+        losses, the write and its verification) runs beside them."""
+        self._drop(*[t for t in self.tables if t != self.best])
+        self.map_cut = self.items_cut = self.parts_cut = self.current_cut = self.current = None
 
     def keep(self) -> None:
         """Keep the trees of the cut evaluated last as the best so far (projected now if it was measured from its

@@ -94,6 +94,7 @@ class RelatedTablesMethod(AnonymizationMethod):
         self.search = CutSearch(self.evaluator, self.forest.cut_nodes, search.strategy, search.beam,
                                 search.max_cuts, tick, bound=search.bound)
         found = self.search.run()
+        self.evaluator.close()
         if found is None:
             raise NoSolutionError(
                 f"even the most general cut (every attribute '*') is not k^(m,n)-anonymous for k={privacy.k}, "

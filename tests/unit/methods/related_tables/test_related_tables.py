@@ -434,15 +434,21 @@ def test_the_structure_check_of_a_specialization_on_its_changed_records(engine: 
     _fresh_checks(engine, data, k, m, n, strategy, monkeypatch, path_bits)
 
 
-def test_a_specialization_that_breaks_the_structure_is_seen_on_its_changed_records(engine: Engine,
-                                                                                   monkeypatch) -> None:
+def crossed() -> Data:
     """Four records with the same labels, two orders each (d1, d3) and one item under each (x, y), crossed in
     half of them: under week W1 or kind XY every record has the same relations, but specializing both to D12
-    and x gives D12 ~> x to two records only (k = 3). The changed-records check must see it, and pass others."""
+    and x gives D12 ~> x to two records only. With k = 3 some cuts need a disassociation."""
     cust = [(c, "a1") for c in range(4)]
     ords = [(2 * c + j, c, day) for c in range(4) for j, day in enumerate(("d1", "d3"))]
     items = [(o, o, kind) for o, kind in enumerate(["x", "y", "y", "x"] * 2)]
-    data = Data(cust, ords, items, None, None)
+    return Data(cust, ords, items, None, None)
+
+
+def test_a_specialization_that_breaks_the_structure_is_seen_on_its_changed_records(engine: Engine,
+                                                                                   monkeypatch) -> None:
+    """The crossed forest (``crossed``): specializing both day and kind to D12 and x gives D12 ~> x to two
+    records only (k = 3). The changed-records check must see it, and pass others."""
+    data = crossed()
     for strategy in ("only_cuts", "greedy_cut"):
         for path_bits in (True, False):
             answers = _fresh_checks(engine, data, 3, 2, 1, strategy, monkeypatch, path_bits)
@@ -879,12 +885,9 @@ def test_fix_structure_relates_labels_by_shared_paths_as_by_lookups(engine: Engi
 
 
 def test_fix_structure_by_shared_paths_disassociates_as_by_lookups(engine: Engine, monkeypatch) -> None:
-    """The forest of the changed-records test above, whose specializations break the structure: AllCutSearch
+    """The crossed forest, whose specializations break the structure: AllCutSearch
     runs FixStructure, with bits and with lookups, and both disassociate the same relations in every cut."""
-    cust = [(c, "a1") for c in range(4)]
-    ords = [(2 * c + j, c, day) for c in range(4) for j, day in enumerate(("d1", "d3"))]
-    items = [(o, o, kind) for o, kind in enumerate(["x", "y", "y", "x"] * 2)]
-    data = Data(cust, ords, items, None, None)
+    data = crossed()
     outcomes = []
     for bits in (False, True):
         *outcome, used = _structure_run(engine, data, 3, 2, 1, "all_cuts", monkeypatch, bits)
@@ -1033,17 +1036,48 @@ def test_fix_structure_on_each_records_tree_is_fix_structure_on_the_distinct_tre
 
 @pytest.mark.spark
 def test_fix_structure_groups_trees_only_below_a_share_of_distinct_trees(engine: Engine, monkeypatch) -> None:
-    """The forest of the shared-paths test above, whose cuts disassociate: either way the same disassociations
+    """The crossed forest, whose cuts disassociate: either way the same disassociations
     and release; with a share of a quarter, a cut is grouped unless a coarser cut was grouped into at least a
     quarter as many distinct trees as records (here the first cut, with 1 tree of 4 records)."""
-    cust = [(c, "a1") for c in range(4)]
-    ords = [(2 * c + j, c, day) for c in range(4) for j, day in enumerate(("d1", "d3"))]
-    items = [(o, o, kind) for o, kind in enumerate(["x", "y", "y", "x"] * 2)]
-    data = Data(cust, ords, items, None, None)
+    data = crossed()
     grouped = _same_either_way(engine, data, 3, 2, 1, "all_cuts", monkeypatch)
     assert any(cut != frozenset({0}) for cut, _, _ in grouped)
     _, quarter = _grouping_run(engine, data, 3, 2, 1, "all_cuts", monkeypatch, 0.25)
     assert {was for _, was, _ in quarter} == {True, False}
     for cut, was, _ in quarter:
         known = max([count for other, had, count in quarter if had and other < cut], default=0)
-        assert was == (known < 0.25 * len(cust)), (sorted(cut), was, known)
+        assert was == (known < 0.25 * len(data.cust)), (sorted(cut), was, known)
+
+
+@pytest.mark.spark
+def test_only_the_best_cuts_trees_outlive_the_search(engine: Engine, monkeypatch) -> None:
+    """When the search ends, of the tables made since the evaluator was (every cut's trees, labels, checks and
+    parts), only the best cut's trees remain: the losses, the write and its verification run without the others
+    beside them. The crossed forest, some of whose cuts disassociate: FixStructure's tables exist."""
+    from sqlanon.methods.related_tables.cuts import CutEvaluator
+
+    load(engine, crossed())
+    init, close = CutEvaluator.__init__, CutEvaluator.close
+    seen: dict[str, Any] = {}
+
+    def made_from(self: CutEvaluator, session: Any, *args: Any, **kwargs: Any) -> None:
+        seen["forest"] = len(session.temporary)
+        init(self, session, *args, **kwargs)
+
+    def closed(self: CutEvaluator) -> None:
+        names = self.session.temporary
+        seen["before"] = {t for t in names[seen["forest"]:] if self.adapter.table_exists((t,))}
+        close(self)
+        seen["forest_after"] = {t for t in names[:seen["forest"]] if self.adapter.table_exists((t,))}
+        seen["after"] = {t for t in names[seen["forest"]:] if self.adapter.table_exists((t,))}
+        seen["best"] = self.best
+
+    monkeypatch.setattr(CutEvaluator, "__init__", made_from)
+    monkeypatch.setattr(CutEvaluator, "close", closed)
+    cfg = parse_config(config(crossed(), None, k=3, m=2, n=1, strategy="all_cuts"))
+    result = sqlanon.anonymize(cfg, db=engine.url)
+    assert result.verified
+    assert {name for name in seen["before"] if name.endswith(("_rheld", "_rviol"))}  # FixStructure's checks
+    assert seen["best"] in seen["before"]
+    assert seen["after"] == {seen["best"]}
+    assert seen["forest_after"]  # the forest's own tables stay: the losses read its paths
