@@ -476,8 +476,9 @@ class CutEvaluator:
         return rpd, cost / (nodes * leaves) if nodes and leaves else 0.0
 
     def close(self) -> None:
-        """Drop every table of the search but the best cut's trees (``self.best``), before what reads it alone (the
-        losses, the write and its verification) runs beside them."""
+        """Drop every table of the search but the best cut's trees (``self.best``), which is all that the steps
+        after it (ML2, the write and its verification) read: held beside those steps, the last cut's trees,
+        labels, counted combinations and parts made a run's peak memory (benchmarks/README.md)."""
         self._drop(*[t for t in self.tables if t != self.best])
         self.map_cut = self.items_cut = self.parts_cut = self.current_cut = self.current = None
 
