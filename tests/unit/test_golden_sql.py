@@ -835,7 +835,7 @@ CASES: dict[str, tuple[str, dict[str, Any]]] = {
         "find_value_violation": {"items": f"{PREFIX}ritems", "leaf_items": f"{PREFIX}rli",
                                  "ancestors": f"{PREFIX}ranc", "dgh": f"{PREFIX}rdgh", "size": 3, "k": 20,
                                  "fresh": 9},
-        "structure_check": {"what": "rules", "violations": f"{PREFIX}rviol", "relations": f"{PREFIX}rrel",
+        "structure_check": {"what": "rules", "violations": f"{PREFIX}rviol", "held": f"{PREFIX}rheld",
                             "weights": f"{PREFIX}rweights", "m": 3, "k": 20, "masks": rt_masks(3, 2),
                             "limit": 1000},
         "select_holders": {"table": f"{PREFIX}rholders", "relations": f"{PREFIX}rrel", "rules": [(4, 17), (4, 21)]},
@@ -862,9 +862,6 @@ CASES: dict[str, tuple[str, dict[str, Any]]] = {
         "write_paths": {"table": ("analytics", "sqlanon_tmp_0123456789ab"), "or_replace": True,
                         "nodes": ("analytics", "customer_trees"), "classes": ["nation", WEIRD, PERCENT], "depth": 3},
     }.items()},
-    "rt_structure_check_rules_path_bits": ("methods/related_tables/structure_check.sql.j2", {
-        "what": "rules", "violations": f"{PREFIX}rviol", "items": f"{PREFIX}rtitems",
-        "weights": f"{PREFIX}rweights", "m": 3, "k": 20, "masks": rt_masks(3, 2), "limit": 1000, "path_bits": True}),
     "rt_select_holders_items": ("methods/related_tables/select_holders.sql.j2",
                                 {"table": f"{PREFIX}rholders", "items": f"{PREFIX}rtitems",
                                  "rules": [(4, 17), (4, 21)]}),
@@ -905,9 +902,9 @@ CASES: dict[str, tuple[str, dict[str, Any]]] = {
     "rt_structure_check_held_records": ("methods/related_tables/structure_check.sql.j2", {
         "what": "held", "table": f"{PREFIX}rheld", "items": f"{PREFIX}rtitems", "only": None, "sign": 1,
         "insert": False, "weights": None, "m": 3, "k": 20, "masks": rt_masks(3, 2), "path_bits": True}),
-    "rt_structure_check_rules_records": ("methods/related_tables/structure_check.sql.j2", {
-        "what": "rules", "violations": f"{PREFIX}rviol", "items": f"{PREFIX}rtitems",
-        "weights": None, "m": 3, "k": 20, "masks": rt_masks(3, 2), "limit": 1000, "path_bits": True}),
+    "rt_structure_check_rules_m2": ("methods/related_tables/structure_check.sql.j2", {
+        "what": "rules", "violations": f"{PREFIX}rviol", "held": f"{PREFIX}rheld",
+        "weights": None, "m": 2, "k": 20, "masks": rt_masks(2, 1), "limit": 1000, "path_bits": True}),
     "rt_find_value_violation_all": ("methods/related_tables/find_value_violation.sql.j2",
                                     {"items": f"{PREFIX}ritems", "leaf_items": f"{PREFIX}rli",
                                      "ancestors": f"{PREFIX}ranc", "dgh": f"{PREFIX}rdgh", "size": 2, "k": 20,

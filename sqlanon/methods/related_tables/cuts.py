@@ -287,8 +287,9 @@ class CutEvaluator:
         """The disassociations that make the projected trees (``self.current``: the distinct trees, or each
         record's) k^(m,n)-anonymous (None: OnlyCutSearch and some were needed), applied in place.
 
-        Each round takes the violating relation with the fewest records (FixStructure's choice) and, with it,
-        other violating relations whose disassociations commute with it (``_round``), then checks again. Only the
+        Each round takes the violating relation with the fewest records (FixStructure's choice; read from the
+        check's counts, where a relation is a combination of size 2) and, with it, other violating relations whose
+        disassociations commute with it (``_round``), then checks again. Only the
         trees holding a relation are rewritten, and their relations recomputed (with ``tree_bits``, read from the
         labels' paths: no table of relations is kept). The check is kept up to date
         (``structure_check.sql.j2``): the supports of the combinations the rewritten trees held before and hold
@@ -306,8 +307,8 @@ class CutEvaluator:
         adapter.run(T + "create_tree_labels.sql.j2", table=labels, paths=trees, depth=depth, fresh=None,
                     path_bits=bits)
         check = {"held": held, "violations": violations, "delta": delta, "affected": affected,
-                 "weights": weights, "relations": relations, "m": self.m, "k": self.k, "masks": self.masks,
-                 "limit": RULES_PER_ROUND, "path_bits": bits}
+                 "weights": weights, "m": self.m, "k": self.k, "masks": self.masks, "limit": RULES_PER_ROUND,
+                 "path_bits": bits}
         adapter.run(T + "structure_check.sql.j2", what="held", table=held, items=labels, only=None, sign=1,
                     insert=False, **check)
         adapter.run(T + "structure_check.sql.j2", what="violations", **{**check, "affected": None})
@@ -316,7 +317,7 @@ class CutEvaluator:
         # The tables kept up to date in place: each with the rewritten trees' new rows.
         replaced = [(trees, merged), (labels, relabelled)] + ([] if bits else [(relations, added)])
         while True:
-            found = adapter.run(T + "structure_check.sql.j2", what="rules", items=labels, **check)
+            found = adapter.run(T + "structure_check.sql.j2", what="rules", **check)
             if not found:
                 return tuple(rules)
             if not self.structure:

@@ -17,30 +17,29 @@
 -- * 'rules': the relations of the violating R's, with the records holding each, fewest first (then the lowest
 --   ids; cuts.py takes the first, and with it others that commute with those taken), at most `limit`. One
 --   global order over all violations (the paper's nested order over X, then R, is one of many;
---   docs/related_tables.md). With `path_bits` the trees holding a relation are read from `items` (two labels
---   whose paths intersect), and `relations` is not needed.
+--   docs/related_tables.md). A relation a ~> b is the combination ({a, b}, {a ~> b}) of size 2 (a, the upper
+--   label, has the lower id: a lower class has the lower ids), so the records holding it are `held`'s count of
+--   that key, read from its few thousand rows instead of joining every tree's labels twice.
 -- context: what, table, held, violations, affected, delta (table names), items (create_tree_labels.sql.j2's:
 --          rid, item, below, or on_paths with path_bits), only (none or a table of rids), sign (1 or -1),
---          insert, weights (rid, weight; none: each tree is one record's), relations (rid, a, b; not with
---          path_bits), m, k, masks ({size: [masks of 1..n bits]}), limit, path_bits (optional: labels related
---          by their paths' bits, see create_tree_labels.sql.j2)
+--          insert, weights (rid, weight; none: each tree is one record's), m, k, masks ({size: [masks of 1..n
+--          bits]}), limit, path_bits (optional: labels related by their paths' bits, see
+--          create_tree_labels.sql.j2)
 INSERT INTO "sqlanon_0a1b2c3d_rdelta"
 SELECT size, x0, x1, x2, present, -sum(weight) AS weight
 FROM (
     SELECT 2 AS size, i0.item AS x0, i1.item AS x1, -1 AS x2, (CASE WHEN array_position(i0.below, i1.item) IS NOT NULL THEN 1 ELSE 0 END) AS present,
            w.weight
-    FROM "sqlanon_0a1b2c3d_rtitems" AS i0
+    FROM (SELECT * FROM "sqlanon_0a1b2c3d_rtitems" WHERE rid IN (SELECT rid FROM "sqlanon_0a1b2c3d_rholders")) AS i0
     JOIN "sqlanon_0a1b2c3d_rweights" AS w ON w.rid = i0.rid
-    JOIN "sqlanon_0a1b2c3d_rtitems" AS i1 ON i1.rid = i0.rid AND i1.item > i0.item
-    WHERE i0.rid IN (SELECT rid FROM "sqlanon_0a1b2c3d_rholders")
+    JOIN (SELECT * FROM "sqlanon_0a1b2c3d_rtitems" WHERE rid IN (SELECT rid FROM "sqlanon_0a1b2c3d_rholders")) AS i1 ON i1.rid = i0.rid AND i1.item > i0.item
     UNION ALL
     SELECT 3 AS size, i0.item AS x0, i1.item AS x1, i2.item AS x2, (CASE WHEN array_position(i0.below, i1.item) IS NOT NULL THEN 1 ELSE 0 END) + (CASE WHEN array_position(i0.below, i2.item) IS NOT NULL THEN 2 ELSE 0 END) + (CASE WHEN array_position(i1.below, i2.item) IS NOT NULL THEN 4 ELSE 0 END) AS present,
            w.weight
-    FROM "sqlanon_0a1b2c3d_rtitems" AS i0
+    FROM (SELECT * FROM "sqlanon_0a1b2c3d_rtitems" WHERE rid IN (SELECT rid FROM "sqlanon_0a1b2c3d_rholders")) AS i0
     JOIN "sqlanon_0a1b2c3d_rweights" AS w ON w.rid = i0.rid
-    JOIN "sqlanon_0a1b2c3d_rtitems" AS i1 ON i1.rid = i0.rid AND i1.item > i0.item
-    JOIN "sqlanon_0a1b2c3d_rtitems" AS i2 ON i2.rid = i0.rid AND i2.item > i1.item
-    WHERE i0.rid IN (SELECT rid FROM "sqlanon_0a1b2c3d_rholders")
+    JOIN (SELECT * FROM "sqlanon_0a1b2c3d_rtitems" WHERE rid IN (SELECT rid FROM "sqlanon_0a1b2c3d_rholders")) AS i1 ON i1.rid = i0.rid AND i1.item > i0.item
+    JOIN (SELECT * FROM "sqlanon_0a1b2c3d_rtitems" WHERE rid IN (SELECT rid FROM "sqlanon_0a1b2c3d_rholders")) AS i2 ON i2.rid = i0.rid AND i2.item > i1.item
 ) AS rows_held
 WHERE present <> 0
 GROUP BY size, x0, x1, x2, present

@@ -17,12 +17,13 @@
 -- * 'rules': the relations of the violating R's, with the records holding each, fewest first (then the lowest
 --   ids; cuts.py takes the first, and with it others that commute with those taken), at most `limit`. One
 --   global order over all violations (the paper's nested order over X, then R, is one of many;
---   docs/related_tables.md). With `path_bits` the trees holding a relation are read from `items` (two labels
---   whose paths intersect), and `relations` is not needed.
+--   docs/related_tables.md). A relation a ~> b is the combination ({a, b}, {a ~> b}) of size 2 (a, the upper
+--   label, has the lower id: a lower class has the lower ids), so the records holding it are `held`'s count of
+--   that key, read from its few thousand rows instead of joining every tree's labels twice.
 -- context: what, table, held, violations, affected, delta (table names), items (create_tree_labels.sql.j2's:
 --          rid, item, below, or on_paths with path_bits), only (none or a table of rids), sign (1 or -1),
---          insert, weights (rid, weight; none: each tree is one record's), relations (rid, a, b; not with
---          path_bits), m, k, masks ({size: [masks of 1..n bits]}), limit, path_bits (optional: labels related
---          by their paths' bits, see create_tree_labels.sql.j2)
+--          insert, weights (rid, weight; none: each tree is one record's), m, k, masks ({size: [masks of 1..n
+--          bits]}), limit, path_bits (optional: labels related by their paths' bits, see
+--          create_tree_labels.sql.j2)
 INSERT INTO `sqlanon_0a1b2c3d_rheld` SELECT * FROM `sqlanon_0a1b2c3d_rdelta`
 -- bind parameters: []

@@ -809,6 +809,23 @@ def test_greedy_cut_search_pops_the_cuts_with_disassociations_last(duckdb_engine
     assert free[False][0] == free[True][0] is not None
 
 
+def _violating_relations(adapter: Any, check: dict, relations: str) -> list[tuple[int, int, int]]:
+    """The relations of the check's violations with the records (weighted) holding each in ``relations``
+    (create_relations.sql.j2's rid, a, b of the current trees), fewest first, then by ids, at most its limit."""
+    found: set[tuple[int, int]] = set()
+    for size, *key, mask in adapter.execute(f'SELECT * FROM "{check["violations"]}"'):
+        pairs = [(p, q) for p in range(int(size)) for q in range(p + 1, int(size))]
+        found |= {(int(key[p]), int(key[q])) for bit, (p, q) in enumerate(pairs) if int(mask) >> bit & 1}
+    weights = check["weights"]
+    supports = []
+    for a, b in sorted(found):
+        holders = f'SELECT DISTINCT rid FROM "{relations}" WHERE a = {a} AND b = {b}'
+        total = (f'SELECT sum(w.weight) FROM ({holders}) AS h JOIN "{weights}" AS w ON w.rid = h.rid' if weights
+                 else f"SELECT count(*) FROM ({holders}) AS h")
+        supports.append((int(adapter.execute(total)[0][0] or 0), a, b))
+    return [(a, b, support) for support, a, b in sorted(supports)[:check["limit"]]]
+
+
 def _structure_run(engine: Engine, data: Data, k: int, m: int, n: int, strategy: str, monkeypatch,
                    bits: bool) -> tuple:
     """A search whose FixStructure relates labels by the leaf paths they share (``bits``) or by array lookups
@@ -830,11 +847,12 @@ def _structure_run(engine: Engine, data: Data, k: int, m: int, n: int, strategy:
         run = self.adapter.run
 
         def compared(template: str, **context: Any) -> Any:
-            """Each round's relations and their supports read from the labels' bits are those of a table of the
-            current trees' relations, and so are the trees holding them."""
+            """Each round's relations and their supports (read from the check's counts) are those of a table of
+            the current trees' relations, fewest records first; and the trees holding them read from the labels'
+            bits are those of that table."""
             out = run(template, **context)
             name = template.rsplit("/", 1)[-1]
-            rules = name == "structure_check.sql.j2" and context["what"] == "rules" and context.get("path_bits")
+            rules = name == "structure_check.sql.j2" and context["what"] == "rules"
             holders = name == "select_holders.sql.j2" and context.get("items")
             if rules or holders:
                 relations = "test_relations"
@@ -846,8 +864,8 @@ def _structure_run(engine: Engine, data: Data, k: int, m: int, n: int, strategy:
                         self.adapter.execute('SELECT rid FROM "test_holders"'))
                     self.adapter.drop_tables(["test_holders"])
                 else:
-                    expected = run(template, **{**context, "path_bits": False, "relations": relations})
-                    assert [tuple(map(float, r)) for r in out] == [tuple(map(float, r)) for r in expected]
+                    assert [tuple(map(int, r)) for r in out] == _violating_relations(
+                        self.adapter, context, relations)
                 self.adapter.drop_tables([relations])
             return out
 
@@ -884,13 +902,16 @@ def test_fix_structure_relates_labels_by_shared_paths_as_by_lookups(engine: Engi
     assert outcomes[0] == outcomes[1]
 
 
-def test_fix_structure_by_shared_paths_disassociates_as_by_lookups(engine: Engine, monkeypatch) -> None:
+@pytest.mark.parametrize("m, n", [(2, 1), (3, 2)])
+def test_fix_structure_by_shared_paths_disassociates_as_by_lookups(engine: Engine, m: int, n: int,
+                                                                   monkeypatch) -> None:
     """The crossed forest, whose specializations break the structure: AllCutSearch
-    runs FixStructure, with bits and with lookups, and both disassociate the same relations in every cut."""
+    runs FixStructure, with bits and with lookups, and both disassociate the same relations in every cut (with
+    m = 3, n = 2, relations of several supports, read from combinations of both sizes)."""
     data = crossed()
     outcomes = []
     for bits in (False, True):
-        *outcome, used = _structure_run(engine, data, 3, 2, 1, "all_cuts", monkeypatch, bits)
+        *outcome, used = _structure_run(engine, data, 3, m, n, "all_cuts", monkeypatch, bits)
         assert used and set(used) == {bits}
         outcomes.append(outcome)
     assert outcomes[0] == outcomes[1]
